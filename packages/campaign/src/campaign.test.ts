@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { findMarket, getLocale, LOCALE_CODES, LOCALES, legalLinks, MARKETS, marketsForLocale } from './index.js';
+
+describe('locales', () => {
+  it('has the 35 locales of the spec, each once', () => {
+    expect(LOCALES).toHaveLength(35);
+    expect(new Set(LOCALES.map((l) => l.code)).size).toBe(35);
+    expect(LOCALES.map((l) => l.code).sort()).toEqual([...LOCALE_CODES].sort());
+  });
+
+  it('writes right to left exactly in the six Arabic locales', () => {
+    const rtl = LOCALES.filter((l) => l.dir === 'rtl').map((l) => l.code);
+    expect(rtl.sort()).toEqual(['ae-ar', 'eg-ar', 'jo-ar', 'kw-ar', 'lb-ar', 'sa-ar']);
+  });
+
+  it('states the minimum age of SPEC §5', () => {
+    expect(getLocale('de').minimumAge).toBe(18);
+    expect(getLocale('jo-en').minimumAge).toBe(19);
+    expect(getLocale('jo-ar').minimumAge).toBe(19);
+    expect(getLocale('lv').minimumAge).toBe(20);
+    expect(getLocale('ru').minimumAge).toBe(20);
+    expect(getLocale('kk').minimumAge).toBe(21);
+    expect(getLocale('kz-ru').minimumAge).toBe(21);
+  });
+
+  it('gives every locale a tag Intl understands', () => {
+    for (const locale of LOCALES) expect(Intl.getCanonicalLocales(locale.tag)).toHaveLength(1);
+  });
+});
+
+describe('markets', () => {
+  it('puts a prefixed locale in its own country', () => {
+    for (const locale of LOCALES.filter((l) => l.country)) {
+      expect(findMarket(locale.country ?? '')?.locales).toContain(locale.code);
+    }
+  });
+
+  it('offers every plain language where it is the main language', () => {
+    const home: Record<string, string> = {
+      de: 'de',
+      lv: 'lv',
+      ka: 'ge',
+      kk: 'kz',
+      cs: 'cz',
+      el: 'gr',
+      et: 'ee',
+      hy: 'am',
+      sq: 'al',
+      bm: 'me',
+      uz: 'uz',
+      tr: 'tr',
+      pl: 'pl',
+      pt: 'pt',
+      ro: 'ro',
+      sk: 'sk',
+      mk: 'mk',
+      lt: 'lt',
+      ru: 'ru',
+      hr: 'hr',
+      it: 'it',
+      fr: 'fr',
+      es: 'es',
+      bg: 'bg',
+      az: 'az',
+      ca: 'ad',
+      en: 'gb',
+    };
+    for (const [code, country] of Object.entries(home)) expect(findMarket(country)?.locales).toContain(code);
+  });
+
+  it('reaches every locale from some market', () => {
+    for (const code of LOCALE_CODES) expect(marketsForLocale(code).length).toBeGreaterThan(0);
+  });
+
+  it('finds markets case-insensitively and knows no others', () => {
+    expect(findMarket('DE')?.country).toBe('de');
+    expect(findMarket('xx')).toBeUndefined();
+    expect(new Set(MARKETS.map((m) => m.country)).size).toBe(MARKETS.length);
+  });
+
+  it('builds legal links under the market and locale', () => {
+    expect(legalLinks('DE', 'de', 'https://legal.example/')).toEqual({
+      dataProtection: 'https://legal.example/de/de/privacy-policy',
+      imprint: 'https://legal.example/de/de/imprint',
+    });
+  });
+});

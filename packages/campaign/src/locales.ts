@@ -1,0 +1,105 @@
+/** The 35 locales of SPEC §2. `code` is the URL segment; `tag` is the BCP 47 tag for Intl and `lang`. */
+export interface Locale {
+  code: LocaleCode;
+  /** The locale's own name for itself, as a visitor would look for it. */
+  name: string;
+  tag: string;
+  dir: 'ltr' | 'rtl';
+  /** Minimum age stated by the locale's wording (SPEC §5); null where the wording says "legal age". */
+  minimumAge: number | null;
+  /** The country a prefixed code belongs to (`ae-ar` → `ae`); plain codes have none. */
+  country?: string;
+}
+
+export const LOCALE_CODES = [
+  'ae-ar',
+  'az',
+  'bg',
+  'bm',
+  'ca',
+  'cs',
+  'de',
+  'eg-ar',
+  'el',
+  'en',
+  'es',
+  'et',
+  'fr',
+  'hr',
+  'hy',
+  'it',
+  'jo-en',
+  'jo-ar',
+  'ka',
+  'kk',
+  'kz-ru',
+  'kw-ar',
+  'lb-ar',
+  'lt',
+  'lv',
+  'ru',
+  'sa-ar',
+  'mk',
+  'pl',
+  'pt',
+  'ro',
+  'sk',
+  'sq',
+  'tr',
+  'uz',
+] as const;
+
+export type LocaleCode = (typeof LOCALE_CODES)[number];
+
+const rtl = 'rtl' as const;
+const ltr = 'ltr' as const;
+
+export const LOCALES: readonly Locale[] = [
+  { code: 'ae-ar', name: 'العربية (الإمارات)', tag: 'ar-AE', dir: rtl, minimumAge: 18, country: 'ae' },
+  { code: 'az', name: 'Azərbaycan', tag: 'az', dir: ltr, minimumAge: 18 },
+  { code: 'bg', name: 'Български', tag: 'bg', dir: ltr, minimumAge: 18 },
+  { code: 'bm', name: 'Bosanski / Crnogorski', tag: 'bs', dir: ltr, minimumAge: 18 },
+  { code: 'ca', name: 'Català', tag: 'ca', dir: ltr, minimumAge: 18 },
+  { code: 'cs', name: 'Čeština', tag: 'cs', dir: ltr, minimumAge: 18 },
+  { code: 'de', name: 'Deutsch', tag: 'de', dir: ltr, minimumAge: 18 },
+  { code: 'eg-ar', name: 'العربية (مصر)', tag: 'ar-EG', dir: rtl, minimumAge: 18, country: 'eg' },
+  { code: 'el', name: 'Ελληνικά', tag: 'el', dir: ltr, minimumAge: 18 },
+  { code: 'en', name: 'English', tag: 'en', dir: ltr, minimumAge: null },
+  { code: 'es', name: 'Español', tag: 'es', dir: ltr, minimumAge: 18 },
+  { code: 'et', name: 'Eesti', tag: 'et', dir: ltr, minimumAge: 18 },
+  { code: 'fr', name: 'Français', tag: 'fr', dir: ltr, minimumAge: 18 },
+  { code: 'hr', name: 'Hrvatski', tag: 'hr', dir: ltr, minimumAge: 18 },
+  { code: 'hy', name: 'Հայերեն', tag: 'hy', dir: ltr, minimumAge: 18 },
+  { code: 'it', name: 'Italiano', tag: 'it', dir: ltr, minimumAge: 18 },
+  { code: 'jo-en', name: 'English (Jordan)', tag: 'en-JO', dir: ltr, minimumAge: 19, country: 'jo' },
+  { code: 'jo-ar', name: 'العربية (الأردن)', tag: 'ar-JO', dir: rtl, minimumAge: 19, country: 'jo' },
+  { code: 'ka', name: 'ქართული', tag: 'ka', dir: ltr, minimumAge: 18 },
+  { code: 'kk', name: 'Қазақ тілі', tag: 'kk', dir: ltr, minimumAge: 21 },
+  { code: 'kz-ru', name: 'Русский (Казахстан)', tag: 'ru-KZ', dir: ltr, minimumAge: 21, country: 'kz' },
+  { code: 'kw-ar', name: 'العربية (الكويت)', tag: 'ar-KW', dir: rtl, minimumAge: 18, country: 'kw' },
+  { code: 'lb-ar', name: 'العربية (لبنان)', tag: 'ar-LB', dir: rtl, minimumAge: 18, country: 'lb' },
+  { code: 'lt', name: 'Lietuvių', tag: 'lt', dir: ltr, minimumAge: 18 },
+  { code: 'lv', name: 'Latviešu', tag: 'lv', dir: ltr, minimumAge: 20 },
+  { code: 'ru', name: 'Русский', tag: 'ru', dir: ltr, minimumAge: 20 },
+  { code: 'sa-ar', name: 'العربية (السعودية)', tag: 'ar-SA', dir: rtl, minimumAge: 18, country: 'sa' },
+  { code: 'mk', name: 'Македонски', tag: 'mk', dir: ltr, minimumAge: 18 },
+  { code: 'pl', name: 'Polski', tag: 'pl', dir: ltr, minimumAge: 18 },
+  { code: 'pt', name: 'Português', tag: 'pt', dir: ltr, minimumAge: 18 },
+  { code: 'ro', name: 'Română', tag: 'ro', dir: ltr, minimumAge: 18 },
+  { code: 'sk', name: 'Slovenčina', tag: 'sk', dir: ltr, minimumAge: 18 },
+  { code: 'sq', name: 'Shqip', tag: 'sq', dir: ltr, minimumAge: 18 },
+  { code: 'tr', name: 'Türkçe', tag: 'tr', dir: ltr, minimumAge: 18 },
+  { code: 'uz', name: 'Oʻzbekcha', tag: 'uz', dir: ltr, minimumAge: 18 },
+];
+
+const byCode = new Map<string, Locale>(LOCALES.map((locale) => [locale.code, locale]));
+
+export function isLocaleCode(value: unknown): value is LocaleCode {
+  return typeof value === 'string' && byCode.has(value);
+}
+
+export function getLocale(code: LocaleCode): Locale {
+  const locale = byCode.get(code);
+  if (!locale) throw new TypeError(`Expected a locale code for code but received ${JSON.stringify(code)}`);
+  return locale;
+}

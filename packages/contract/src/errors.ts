@@ -1,0 +1,63 @@
+import { MESSAGES, type MessageKey } from './messages.js';
+
+/**
+ * The API's error catalogue: one code per situation, with its HTTP status and the message a visitor
+ * may see. Every error body is `{ error: message }` (DESIGN, API contract).
+ */
+export const API_ERRORS = {
+  invalidField: { status: 400, message: 'Invalid request' },
+  invalidJson: { status: 400, message: 'The request body is not valid JSON' },
+  xsrf: { status: 403, message: 'Missing or invalid XSRF token. Reload the page and try again.' },
+  noConsent: { status: 403, message: 'No consent has been recorded for this session' },
+  notFound: { status: 404, message: 'Not found' },
+  jobNotFound: { status: 404, message: 'Job not found' },
+  resultNotFound: { status: 404, message: MESSAGES.resultNotFound },
+  overloaded: { status: 408, message: MESSAGES.serverHeavyLoad },
+  tooLarge: { status: 413, message: 'The photo is too large. The limit is 10 MB and 40 megapixels.' },
+  bodyTooLarge: { status: 413, message: 'The request body is too large' },
+  unsupportedMedia: { status: 415, message: 'The photo must be a JPEG, PNG, WebP or HEIC image' },
+  rateLimited: { status: 429, message: 'Too many requests. Please wait a moment and try again.' },
+  queueFull: { status: 503, message: 'We are creating many images right now. Please try again in a minute.' },
+  notReady: { status: 503, message: 'The service is starting or stopping' },
+  internal: { status: 500, message: 'Something went wrong on our side. Please try again.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+/** An error the API answers with its catalogue status and message (or a more specific message). */
+export class ApiError extends Error {
+  readonly code: ApiErrorCode;
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ApiErrorCode, message?: string, headers: Record<string, string> = {}) {
+    super(message ?? API_ERRORS[code].message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.statusCode = API_ERRORS[code].status;
+    this.headers = headers;
+  }
+}
+
+/**
+ * Why the art engine refused a photo. Each code carries a message key the web app translates;
+ * the job's `error_message` holds the English text of that key.
+ */
+export const REFUSALS = {
+  no_face: 'noFace',
+  face_too_small: 'faceTooSmall',
+  multiple_faces: 'multipleFaces',
+  too_dark: 'tooDark',
+  unreadable_image: 'unreadableImage',
+  render_failed: 'renderFailed',
+} as const satisfies Record<string, MessageKey>;
+
+export type RefusalCode = keyof typeof REFUSALS;
+
+export function refusalMessage(code: RefusalCode): string {
+  return MESSAGES[REFUSALS[code]];
+}
+
+export function isRefusalCode(value: unknown): value is RefusalCode {
+  return typeof value === 'string' && Object.hasOwn(REFUSALS, value);
+}

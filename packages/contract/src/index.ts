@@ -1,0 +1,46 @@
+export {
+  ARTWORK,
+  CHUNK_RELOAD_GUARD_MS,
+  CREATION_NOTICE_SECONDS,
+  HTTP_RETRY,
+  IDLE_PRELOAD_DELAY_MS,
+  LOCALE_COOKIE,
+  POLL,
+  RESULT_TTL_MS,
+  SESSION_STORAGE_KEY,
+  SESSION_TTL_MS,
+  STREAM_CONNECT_TIMEOUT_MS,
+  STREAM_HEARTBEAT_MS,
+  UPLOAD_LIMITS,
+  XSRF,
+} from './constants.js';
+export {
+  API_ERRORS,
+  ApiError,
+  type ApiErrorCode,
+  isRefusalCode,
+  REFUSALS,
+  type RefusalCode,
+  refusalMessage,
+} from './errors.js';
+export {
+  MESSAGES,
+  type MessageKey,
+  QUEUE_MESSAGES,
+  type QueueMessageKey,
+  queueMessage,
+  queueMessageKey,
+} from './messages.js';
+export { nextPollDelay, type PollOutcome, progressForPosition } from './progress.js';
+export * from './schemas.js';
+export { createSessionId, SESSION_ID_PATTERN } from './session-id.js';
+export {
+  ACTIVE_STATUSES,
+  FINAL_STATUSES,
+  isActiveStatus,
+  isFinalStatus,
+  JOB_STATUSES,
+  type JobStatus,
+  QUEUE_STATUSES,
+  type QueueStatusValue,
+} from './statuses.js';

@@ -1,0 +1,90 @@
+import { COUNTRY_CODES, LOCALE_CODES } from '@selfie-mosaic/campaign';
+import { z } from 'zod';
+import { SESSION_ID_PATTERN } from './session-id.js';
+import { JOB_STATUSES, QUEUE_STATUSES } from './statuses.js';
+
+/** One schema per resource: validation, TypeScript types and the OpenAPI document all come from here. */
+
+const countryIso = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => COUNTRY_CODES.includes(value), { message: 'must be a country the campaign runs in' })
+  .describe('ISO 3166-1 alpha-2 code of a configured market, case-insensitive');
+
+export const languageSchema = z.enum(LOCALE_CODES).describe('One of the 35 locale codes');
+
+export const sessionIdSchema = z
+  .string()
+  .regex(SESSION_ID_PATTERN, 'must look like session-<digits>-<letters and digits>')
+  .describe('The client session id, session-<timestamp>-<random>');
+
+export const jobIdSchema = z.uuid().describe('The job id returned by the upload');
+
+export const errorSchema = z.object({ error: z.string() }).describe('Every error answer');
+
+export const consentRequestSchema = z.strictObject({
+  country_iso: countryIso,
+  language: languageSchema,
+  question_answer: z.enum(['yes', 'no']),
+  consent_given: z.boolean(),
+  ip_address: z.null().default(null).describe('Always null: the service stores no IP address'),
+  user_session_id: sessionIdSchema.optional(),
+});
+
+export const consentResponseSchema = z.object({
+  consent_id: z.uuid(),
+  created_at: z.iso.datetime(),
+});
+
+/** The text fields of the multipart upload; `photo` is the file part. */
+export const uploadFieldsSchema = z.object({
+  user_session_id: sessionIdSchema,
+  blacklabel: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .describe('true for the dark "black label" art variant'),
+});
+
+export const uploadResponseSchema = z.object({
+  job_id: z.uuid(),
+  status: z.enum(JOB_STATUSES),
+  queue_position: z.number().int().nonnegative(),
+});
+
+export const queueStatusSchema = z.object({
+  status: z.enum(QUEUE_STATUSES),
+  queue_position: z.number().int().nonnegative(),
+  error_message: z.string().nullable(),
+  /** Key of the engine's refusal (e.g. `no_face`) so the client can translate `error_message`. */
+  error_code: z.string().nullable().optional(),
+});
+
+export const resultResponseSchema = z.object({
+  job_id: z.uuid(),
+  status: z.literal('completed'),
+  file_path: z.string().describe('Appended to the API base it gives the artwork URL'),
+  width: z.number().int(),
+  height: z.number().int(),
+  expires_at: z.iso.datetime(),
+});
+
+export const pageviewRequestSchema = z.strictObject({
+  country_iso: countryIso,
+  language: languageSchema,
+  page_path: z.string().min(1).max(512).startsWith('/'),
+  ip_address: z.null().default(null),
+  user_agent: z.string().max(1024).nullable(),
+});
+
+export const jobParamsSchema = z.object({ jobId: jobIdSchema });
+
+export type ConsentRequest = z.input<typeof consentRequestSchema>;
+export type ConsentResponse = z.infer<typeof consentResponseSchema>;
+export type UploadFields = z.output<typeof uploadFieldsSchema>;
+export type UploadResponse = z.infer<typeof uploadResponseSchema>;
+export type QueueStatus = z.infer<typeof queueStatusSchema>;
+export type ResultResponse = z.infer<typeof resultResponseSchema>;
+export type PageviewRequest = z.input<typeof pageviewRequestSchema>;
+export type ErrorBody = z.infer<typeof errorSchema>;
