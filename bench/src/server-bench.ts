@@ -1,0 +1,170 @@
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import autocannon from 'autocannon';
+import { EventSource } from 'eventsource';
+import { facePhoto } from '../../e2e/support/fixtures.js';
+import { machine, median, percentile, table, writeSection } from './report.js';
+import { type RunningServer, startServer } from './server-process.js';
+import { Visitor } from './visitor.js';
+
+/** Limits opened wide so the benchmark measures the server, not its load shedding. */
+const unlimited = {
+  QUEUE_LIMIT: '100000',
+  STREAM_LIMIT: '20000',
+  POLL_LIMIT: '10000000',
+  RATE_LIMIT_UPLOAD: '100000',
+  RATE_LIMIT_CONSENT: '100000',
+};
+
+async function waitForStatus(url: string, jobId: string, wanted: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const body = (await (await fetch(`${url}/api/queue/position/${jobId}`)).json()) as { status: string };
+    if (body.status === wanted) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`Job ${jobId} did not reach ${wanted}`);
+}
+
+async function submit(server: RunningServer, photo: Buffer, count: number): Promise<string[]> {
+  const visitor = new Visitor(server.url);
+  await visitor.start();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { status, jobId } = await visitor.upload(photo);
+    if (status !== 202 || !jobId) throw new Error(`Upload answered ${status}`);
+    ids.push(jobId);
+  }
+  return ids;
+}
+
+async function pollThroughput(url: string, jobId: string) {
+  const result = await autocannon({ url: `${url}/api/queue/position/${jobId}`, connections: 64, duration: 10 });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+/** Opens `count` raw event-stream connections and resolves once every one has its first message. */
+function openStreams(url: string, jobIds: string[], count: number): Promise<() => void> {
+  const sockets: (() => void)[] = [];
+  let opened = 0;
+  return new Promise((done, fail) => {
+    const openOne = (i: number) => {
+      const jobId = jobIds[i % jobIds.length] as string;
+      const req = request(`${url}/api/queue/stream/${jobId}`, { agent: false }, (res) => {
+        if (res.statusCode !== 200) return fail(new Error(`Stream answered ${res.statusCode}`));
+        res.once('data', () => {
+          opened += 1;
+          if (opened === count) done(() => sockets.forEach((close) => close()));
+        });
+      });
+      req.on('error', fail);
+      req.end();
+      sockets.push(() => req.destroy());
+    };
+    let next = 0;
+    const batch = () => {
+      for (let k = 0; k < 500 && next < count; k++) openOne(next++);
+      if (next < count) setTimeout(batch, 50);
+    };
+    batch();
+  });
+}
+
+async function followWithEventSource(url: string, jobIds: string[], clientsPerJob: number) {
+  const started = performance.now();
+  const finished: number[] = [];
+  await Promise.all(
+    jobIds.flatMap((jobId) =>
+      Array.from(
+        { length: clientsPerJob },
+        () =>
+          new Promise<void>((done, fail) => {
+            const source = new EventSource(`${url}/api/queue/stream/${jobId}`);
+            source.onmessage = (event) => {
+              const { status } = JSON.parse(event.data) as { status: string };
+              if (status === 'completed' || status === 'failed') {
+                finished.push(performance.now() - started);
+                source.close();
+                done();
+              }
+            };
+            source.onerror = () => {
+              source.close();
+              fail(new Error('An EventSource client lost its stream'));
+            };
+          }),
+      ),
+    ),
+  );
+  return { clients: finished.length, lastMs: Math.max(...finished) };
+}
+
+async function main() {
+  const photo = await readFile(await facePhoto());
+
+  // Polling on one core: the main thread answers, autocannon runs on the other core, workers idle.
+  let server = await startServer({ ...unlimited, WORKERS: '1' });
+  const [doneJob] = await submit(server, photo, 1);
+  await waitForStatus(server.url, doneJob as string, 'completed');
+  const pollDone = await pollThroughput(server.url, doneJob as string);
+
+  // Streams held: 200 jobs waiting behind one worker, 10,000 streams spread over the last 100.
+  const queued = await submit(server, photo, 200);
+  const pollQueued = await pollThroughput(server.url, queued.at(-1) as string);
+  const rssBefore = server.rssMb();
+  const streams = 10_000;
+  const closeStreams = await openStreams(server.url, queued.slice(-100), streams);
+  await new Promise((r) => setTimeout(r, 1000));
+  const rssWithStreams = server.rssMb();
+  closeStreams();
+  await server.stop();
+
+  // Uploads accepted while two workers render, and a few hundred EventSource clients following jobs.
+  server = await startServer({ ...unlimited, WORKERS: '2' });
+  const visitor = new Visitor(server.url);
+  await visitor.start();
+  const latencies: number[] = [];
+  const ids: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const { status, ms, jobId } = await visitor.upload(photo);
+    if (status !== 202 || !jobId) throw new Error(`Upload answered ${status}`);
+    latencies.push(ms);
+    ids.push(jobId);
+  }
+  const followers = await followWithEventSource(server.url, ids.slice(-30), 10);
+  await server.stop();
+
+  const body = [
+    '## Server (embedded mode)',
+    '',
+    machine(),
+    '',
+    table(
+      ['measure', 'figure', 'target'],
+      [
+        ['polls/s, finished job (main thread, 64 connections, 10 s)', Math.round(pollDone.rps), '≥ 10,000'],
+        ['poll latency p50 / p99, finished job', `${pollDone.p50} ms / ${pollDone.p99} ms`, ''],
+        ['polls/s, queued job with 200 waiting and a worker rendering', Math.round(pollQueued.rps), ''],
+        ['event streams held open', streams.toLocaleString('en'), '10,000'],
+        [
+          'server memory (RSS) before / with the streams',
+          `${rssBefore.toFixed(0)} MB / ${rssWithStreams.toFixed(0)} MB`,
+          '< 300 MB',
+        ],
+        ['memory per open stream', `${(((rssWithStreams - rssBefore) * 1024) / streams).toFixed(1)} KB`, ''],
+        [
+          'upload accepted (202), median / p95 of 40, two workers rendering',
+          `${median(latencies).toFixed(1)} ms / ${percentile(latencies, 95).toFixed(1)} ms`,
+          '≤ 20 ms median',
+        ],
+        ['EventSource clients that saw their job finish', `${followers.clients} of 300`, 'all'],
+      ],
+    ),
+    '',
+    'Non-2xx answers during the poll runs: ' + `${pollDone.non2xx + pollQueued.non2xx}` + '.',
+  ].join('\n');
+  writeSection('server', body);
+  console.log(body);
+}
+
+await main();
