@@ -54,7 +54,10 @@ function openStreams(url: string, jobIds: string[], count: number): Promise<() =
         if (res.statusCode !== 200) return fail(new Error(`Stream answered ${res.statusCode}`));
         res.once('data', () => {
           opened += 1;
-          if (opened === count) done(() => sockets.forEach((close) => close()));
+          if (opened === count)
+            done(() => {
+              for (const close of sockets) close();
+            });
         });
       });
       req.on('error', fail);
@@ -161,7 +164,7 @@ async function main() {
       ],
     ),
     '',
-    'Non-2xx answers during the poll runs: ' + `${pollDone.non2xx + pollQueued.non2xx}` + '.',
+    `Non-2xx answers during the poll runs: ${pollDone.non2xx + pollQueued.non2xx}.`,
   ].join('\n');
   writeSection('server', body);
   console.log(body);
