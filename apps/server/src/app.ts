@@ -1,0 +1,164 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import { ApiError } from '@selfie-mosaic/contract';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { createMetrics, registerMetricsRoute } from './plugins/metrics.js';
+import { registerWeb } from './plugins/web.js';
+import { registerXsrf } from './plugins/xsrf.js';
+import { analyticsRoutes } from './routes/analytics.js';
+import { consentRoutes } from './routes/consent.js';
+import type { App, Services } from './routes/context.js';
+import { docsRoutes } from './routes/docs.js';
+import { healthRoutes } from './routes/health.js';
+import { queueRoutes } from './routes/queue.js';
+import { resultRoutes } from './routes/result.js';
+import { uploadRoutes } from './routes/upload.js';
+import { createBackend } from './services/create-backend.js';
+import { JobRunner } from './services/job-runner.js';
+import { PollBudget } from './services/poll-budget.js';
+import { createRenderPool } from './services/render-pool.js';
+import { StreamHub } from './services/stream-hub.js';
+import { startSweeper, sweepExpired } from './services/sweeper.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's services, for tests and tools (e.g. running a retention sweep at a given time). */
+    services: Services & { sweep(now?: number): Promise<number> };
+  }
+}
+
+/** JSON bodies are a few hundred bytes; anything near this is not a real client. */
+const JSON_BODY_LIMIT = 16 * 1024;
+
+export interface BuildOptions {
+  /** Replaces the pino options, e.g. `false` in tools that print their own output. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    // No IP address or port in any log line (DESIGN, operations); only what identifies the request.
+    serializers: {
+      req: (request) => ({ id: request.id, method: request.method, url: request.url }),
+    },
+  };
+}
+
+/**
+ * Builds the server in layers: external plugins, then app services (store, queue, storage, worker pool,
+ * event fan-out), then routes. It does not listen: `server.ts` does, and tests listen on port 0.
+ */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    trustProxy: config.trustProxy,
+    bodyLimit: JSON_BODY_LIMIT,
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // External plugins.
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, { contentSecurityPolicy: { directives: CSP } });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: () => new ApiError('rateLimited'),
+  });
+  await app.register(fastifyMultipart, { throwFileSizeLimit: true });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Selfie Mosaic API',
+        description: 'Turns a selfie into a personalised mosaic artwork: consent, upload, queue, result.',
+        version: '1.0.0',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  registerErrorHandler(app);
+  registerXsrf(app);
+
+  // App services.
+  const backend = await createBackend({ dataDir: config.dataDir });
+  const metrics = createMetrics(backend);
+  const pool = createRenderPool({ threads: config.workers, crashFirstAttempt: config.testCrashFirstAttempt });
+  const runner = new JobRunner({
+    backend,
+    pool,
+    log: app.log,
+    metrics,
+    maxAttempts: config.maxAttempts,
+    resultTtlMs: config.resultTtlMs,
+    concurrency: config.workers,
+  });
+  const hub = new StreamHub(backend, config.streamLimit, config.heartbeatMs, metrics);
+  const lifecycle = { ready: false };
+  const services: Services = {
+    config,
+    backend,
+    runner,
+    hub,
+    pollBudget: new PollBudget(config.pollLimit),
+    metrics,
+    lifecycle,
+  };
+  app.decorate('services', { ...services, sweep: (now?: number) => sweepExpired(backend, now) });
+  const stopSweeper = startSweeper(backend, config.sweepIntervalMs, app.log);
+
+  // Routes.
+  healthRoutes(app, services);
+  registerMetricsRoute(app, metrics);
+  docsRoutes(app);
+  consentRoutes(app, services);
+  uploadRoutes(app, services);
+  queueRoutes(app, services);
+  resultRoutes(app, services);
+  analyticsRoutes(app, services);
+  await registerWeb(app, config.webDist);
+
+  app.addHook('onReady', async () => {
+    await runner.start();
+    lifecycle.ready = true;
+  });
+  // Shutdown: refuse readiness, end streams (they hold connections open), let running jobs finish.
+  app.addHook('preClose', async () => {
+    lifecycle.ready = false;
+    hub.closeAll();
+  });
+  app.addHook('onClose', async () => {
+    stopSweeper();
+    await backend.queue.close();
+    await pool.close();
+    await backend.close();
+  });
+  return app;
+}
+
+const CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  fontSrc: ["'self'", 'data:'],
+  imgSrc: ["'self'", 'blob:', 'data:'],
+  mediaSrc: ["'self'", 'blob:', 'mediastream:'],
+  connectSrc: ["'self'", 'blob:', 'data:'],
+  workerSrc: ["'self'", 'blob:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  upgradeInsecureRequests: null,
+};

@@ -1,0 +1,118 @@
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const integer = (min: number) => z.coerce.number().int().min(min);
+const seconds = (min = 0) => z.coerce.number().min(min);
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
+/**
+ * Every environment variable the server reads, with its default. The README's configuration table
+ * lists the same names; `describe` texts are the meaning column.
+ */
+const envSchema = z.object({
+  PORT: integer(0).max(65_535).default(3000).describe('TCP port to listen on'),
+  HOST: z.string().min(1).default('0.0.0.0').describe('Interface to listen on'),
+  DATA_DIR: z.string().min(1).default('./data').describe('SQLite database, uploaded photos and results'),
+  WEB_DIST: z.string().min(1).default('apps/web/dist').describe('The web build to serve; skipped if missing'),
+  WORKERS: integer(1).default(availableParallelism()).describe('Render worker threads (default: CPU cores)'),
+  QUEUE_LIMIT: integer(1).default(1000).describe('Waiting jobs before uploads get 503'),
+  STREAM_LIMIT: integer(0).default(10_000).describe('Open event streams before new ones get the overload message'),
+  POLL_LIMIT: integer(1).default(20_000).describe('Status polls per second before polls get 408'),
+  RATE_LIMIT_WINDOW: seconds(1).default(60).describe('Rate-limit window in seconds'),
+  RATE_LIMIT_CONSENT: integer(1).default(30).describe('Consent requests per client address per window'),
+  RATE_LIMIT_UPLOAD: integer(1).default(10).describe('Uploads per client address per window'),
+  RESULT_TTL: seconds(1)
+    .default(24 * 60 * 60)
+    .describe('Seconds a finished job and its artwork are kept'),
+  SWEEP_INTERVAL: seconds(0.05).default(60).describe('Seconds between retention sweeps'),
+  HEARTBEAT_INTERVAL: seconds(0.05).default(15).describe('Seconds between `: ping` comments on event streams'),
+  MAX_ATTEMPTS: integer(1).default(3).describe('Render attempts before a job fails'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info').describe('pino log level'),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .describe('Fastify trustProxy: true, false, a hop count or a list of addresses'),
+  TEST_CRASH_FIRST_ATTEMPT: flag
+    .default(false)
+    .describe('Test only: a worker thread exits during the first attempt of each job'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  webDist: string;
+  workers: number;
+  queueLimit: number;
+  streamLimit: number;
+  pollLimit: number;
+  rateLimit: { windowMs: number; consent: number; upload: number };
+  resultTtlMs: number;
+  sweepIntervalMs: number;
+  heartbeatMs: number;
+  maxAttempts: number;
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** Fastify's trustProxy: a flag, addresses/CIDRs, or a function trusting the first n hops. */
+  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  testCrashFirstAttempt: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the configuration from the environment; one error names every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .filter((key) => env[key] !== undefined && env[key] !== '')
+      .map((key) => [key, env[key]]),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    webDist: path.resolve(e.WEB_DIST),
+    workers: e.WORKERS,
+    queueLimit: e.QUEUE_LIMIT,
+    streamLimit: e.STREAM_LIMIT,
+    pollLimit: e.POLL_LIMIT,
+    rateLimit: { windowMs: e.RATE_LIMIT_WINDOW * 1000, consent: e.RATE_LIMIT_CONSENT, upload: e.RATE_LIMIT_UPLOAD },
+    resultTtlMs: e.RESULT_TTL * 1000,
+    sweepIntervalMs: e.SWEEP_INTERVAL * 1000,
+    heartbeatMs: e.HEARTBEAT_INTERVAL * 1000,
+    maxAttempts: e.MAX_ATTEMPTS,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    testCrashFirstAttempt: e.TEST_CRASH_FIRST_ATTEMPT,
+  };
+}
+
+function parseTrustProxy(value: string): Config['trustProxy'] {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value;
+}
+
+/** Names, defaults and meanings, for the README table and `--help`-style listings. */
+export const CONFIG_VARIABLES = Object.entries(envSchema.shape).map(([name, schema]) => ({
+  name,
+  meaning: schema.description ?? '',
+}));

@@ -1,0 +1,55 @@
+import { API_ERRORS, ApiError, type ApiErrorCode } from '@selfie-mosaic/contract';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** Fastify and plugin error codes mapped onto the catalogue. */
+const FRAMEWORK_ERRORS: Record<string, ApiErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'bodyTooLarge',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalidJson',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalidJson',
+  FST_REQ_FILE_TOO_LARGE: 'tooLarge',
+  FST_PARTS_LIMIT: 'bodyTooLarge',
+  FST_FILES_LIMIT: 'invalidField',
+  FST_FIELDS_LIMIT: 'invalidField',
+  FST_PROTO_VIOLATION: 'invalidField',
+};
+
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_FILES_LIMIT: 'Send exactly one photo',
+  FST_FIELDS_LIMIT: 'Too many form fields',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'The upload must be multipart/form-data',
+};
+
+function send(reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}) {
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send({ error: message });
+}
+
+/**
+ * The one place errors become answers: `{ "error": message }` with the catalogue's status. A validation
+ * error names its field; a path parameter that cannot be a job id is simply an unknown job; a 5xx never
+ * shows its cause.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) return send(reply, error.statusCode, error.message, error.headers);
+
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      if (error.validationContext === 'params') return send(reply, 404, API_ERRORS.jobNotFound.message);
+      const first = error.validation[0];
+      const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+      const context = error.validationContext === 'body' ? '' : `${error.validationContext} `;
+      return send(reply, 400, `Invalid ${context}field "${field}": ${first?.message ?? 'invalid value'}`);
+    }
+
+    const code = FRAMEWORK_ERRORS[error.code];
+    if (code) return send(reply, API_ERRORS[code].status, FRAMEWORK_MESSAGES[error.code] ?? API_ERRORS[code].message);
+
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return send(reply, status, FRAMEWORK_MESSAGES[error.code] ?? error.message);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return send(reply, API_ERRORS.internal.status, API_ERRORS.internal.message);
+  });
+}

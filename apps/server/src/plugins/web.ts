@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { COUNTRY_CODES, isLocaleCode } from '@selfie-mosaic/campaign';
+import { API_ERRORS } from '@selfie-mosaic/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const SCREENS = new Set(['start', 'exit', 'curious', 'terms', 'photo', 'result', 'download']);
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Whether a path is one of the single-page app's routes (SPEC §2). */
+export function isAppRoute(pathname: string): boolean {
+  const segments = pathname.split('/').filter(Boolean);
+  const [country, language, screen] = segments;
+  if (segments.length === 0) return true;
+  if (!country || !COUNTRY_CODES.includes(country)) return false;
+  if (segments.length === 1) return true;
+  return segments.length === 3 && language !== undefined && isLocaleCode(language) && SCREENS.has(screen ?? '');
+}
+
+function cacheControlFor(filePath: string, webDist: string): string {
+  const relative = path.relative(webDist, filePath).split(path.sep).join('/');
+  if (relative.startsWith('assets/')) return IMMUTABLE;
+  if (relative === 'index.html' || relative.startsWith('builds/')) return 'no-cache';
+  return 'public, max-age=3600';
+}
+
+/**
+ * Hosts the web build: hashed assets cached for good, index.html and build manifests revalidated,
+ * the app's routes answered with index.html (200), any other page with index.html and 404 so the app
+ * shows its 404 page, and unknown API paths with a JSON 404.
+ */
+export async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
+  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlFor(filePath, webDist)),
+    });
+  }
+
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+    if (pathname.startsWith('/api/') || pathname === '/api' || !wantsPage || !hasWeb) {
+      return reply.code(404).send({ error: API_ERRORS.notFound.message });
+    }
+    const html = await readFile(path.join(webDist, 'index.html'));
+    return reply
+      .code(isAppRoute(pathname) ? 200 : 404)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(html);
+  });
+}

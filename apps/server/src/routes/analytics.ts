@@ -1,0 +1,36 @@
+import { errorSchema, pageviewRequestSchema } from '@selfie-mosaic/contract';
+import Bowser from 'bowser';
+import { z } from 'zod';
+import type { App, Services } from './context.js';
+
+/** The browser family is all that is kept of a user agent: enough for reach, too little to fingerprint. */
+export function browserFamily(userAgent: string | null | undefined): string {
+  if (!userAgent) return 'unknown';
+  if (/\b(FBAN|FBAV|FB_IAB)\b/.test(userAgent)) return 'Facebook in-app';
+  if (/\bInstagram\b/.test(userAgent)) return 'Instagram in-app';
+  if (/bot|crawler|spider|crawling/i.test(userAgent)) return 'bot';
+  return Bowser.getParser(userAgent).getBrowserName() || 'other';
+}
+
+export function analyticsRoutes(app: App, { backend }: Services): void {
+  app.post(
+    '/api/analytics/pageview',
+    {
+      schema: {
+        summary: 'Count a page view (path, locale, country and browser family only)',
+        body: pageviewRequestSchema,
+        response: { 204: z.null().describe('Counted'), 400: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      await backend.pageviews.add({
+        countryIso: body.country_iso,
+        language: body.language,
+        pagePath: body.page_path,
+        browserFamily: browserFamily(body.user_agent ?? request.headers['user-agent']),
+      });
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,34 @@
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../config.js';
+import type { Metrics } from '../plugins/metrics.js';
+import type { JobRunner } from '../services/job-runner.js';
+import type { PollBudget } from '../services/poll-budget.js';
+import type { StreamHub } from '../services/stream-hub.js';
+import type { Backend } from '../services/types.js';
+
+/** The app with zod schemas driving validation, types and the OpenAPI document. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** The services routes use, built once per app in `buildApp`. */
+export interface Services {
+  config: Config;
+  backend: Backend;
+  runner: JobRunner;
+  hub: StreamHub;
+  pollBudget: PollBudget;
+  metrics: Metrics;
+  lifecycle: { ready: boolean };
+}

@@ -1,0 +1,57 @@
+import {
+  ApiError,
+  errorSchema,
+  isFinalStatus,
+  jobParamsSchema,
+  POLL,
+  queueStatusSchema,
+} from '@selfie-mosaic/contract';
+import { z } from 'zod';
+import { jobStatus } from '../services/job-status.js';
+import type { App, Services } from './context.js';
+
+const POLL_RETRY_AFTER_SECONDS = String(POLL.initialMs / 1000);
+
+export function queueRoutes(app: App, { backend, hub, pollBudget }: Services): void {
+  app.get(
+    '/api/queue/position/:jobId',
+    {
+      schema: {
+        summary: 'Poll a job: status and queue position',
+        params: jobParamsSchema,
+        response: { 200: queueStatusSchema, 404: errorSchema, 408: errorSchema },
+      },
+    },
+    async (request) => {
+      if (!pollBudget.tryTake())
+        throw new ApiError('overloaded', undefined, { 'retry-after': POLL_RETRY_AFTER_SECONDS });
+      const job = await backend.jobs.get(request.params.jobId);
+      if (!job) throw new ApiError('jobNotFound');
+      return jobStatus(backend, job);
+    },
+  );
+
+  app.get(
+    '/api/queue/stream/:jobId',
+    {
+      schema: {
+        summary: 'Event stream of a job: one `data:` JSON message (status, queue_position, error_message) per change',
+        params: jobParamsSchema,
+        produces: ['text/event-stream'],
+        response: {
+          204: z.null().describe('Reconnect after the job finished: nothing more will come'),
+          404: errorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const job = await backend.jobs.get(request.params.jobId);
+      if (!job) throw new ApiError('jobNotFound');
+      // A browser's automatic reconnect after the final message: tell it to stop for good.
+      if (request.headers['last-event-id'] !== undefined && isFinalStatus(job.status))
+        return reply.code(204).send(null);
+      reply.hijack();
+      await hub.open(reply.raw, job);
+    },
+  );
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { MultipartFile, MultipartValue } from '@fastify/multipart';
+import {
+  ApiError,
+  errorSchema,
+  UPLOAD_LIMITS,
+  uploadFieldsSchema,
+  uploadResponseSchema,
+} from '@selfie-mosaic/contract';
+import { checkPhoto } from '../services/photo-check.js';
+import type { App, Services } from './context.js';
+
+const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
+
+export function uploadRoutes(app: App, { backend, config, runner }: Services): void {
+  app.post(
+    '/api/upload',
+    {
+      schema: {
+        summary: 'Upload a selfie; answers with the queued job',
+        consumes: ['multipart/form-data'],
+        response: {
+          202: uploadResponseSchema,
+          400: errorSchema,
+          403: errorSchema,
+          413: errorSchema,
+          415: errorSchema,
+          429: errorSchema,
+          503: errorSchema,
+        },
+      },
+      config: { rateLimit: { max: config.rateLimit.upload, timeWindow: config.rateLimit.windowMs } },
+    },
+    async (request, reply) => {
+      const { photo, fields } = await readUpload(request.parts({ limits: MULTIPART_LIMITS }));
+      const parsed = uploadFieldsSchema.safeParse(fields);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = issue?.path.join('.') || 'form';
+        const problem = fields[field] === undefined ? 'is required' : issue?.message;
+        throw new ApiError('invalidField', `Invalid field "${field}": ${problem}`);
+      }
+      if (!photo) throw new ApiError('invalidField', 'Invalid field "photo": attach the photo file');
+      const { user_session_id: sessionId, blacklabel } = parsed.data;
+
+      if (!(await backend.consents.hasConsent(sessionId))) throw new ApiError('noConsent');
+      const counts = await backend.queue.counts();
+      if (counts.waiting >= config.queueLimit) {
+        throw new ApiError('queueFull', undefined, { 'retry-after': String(QUEUE_FULL_RETRY_AFTER_SECONDS) });
+      }
+      await checkPhoto(photo);
+
+      const jobId = randomUUID();
+      const photoKey = await backend.storage.savePhoto(jobId, photo);
+      await backend.jobs.create({ id: jobId, sessionId, blacklabel, photoKey });
+      await runner.enqueue(jobId);
+      const position = await backend.queue.position(jobId);
+      return reply.code(202).send({ job_id: jobId, status: 'queued', queue_position: Math.max(1, position) });
+    },
+  );
+}
+
+const MULTIPART_LIMITS = {
+  fileSize: UPLOAD_LIMITS.maxBytes,
+  files: 1,
+  fields: 8,
+  fieldSize: 1024,
+  parts: 10,
+};
+
+/** Reads every part whatever its order; `toBuffer()` throws as soon as the file passes the size limit. */
+async function readUpload(parts: AsyncIterableIterator<MultipartFile | MultipartValue>) {
+  let photo: Buffer | undefined;
+  const fields: Record<string, string> = {};
+  let unexpectedFile: string | undefined;
+  for await (const part of parts) {
+    if (part.type === 'file') {
+      if (part.fieldname === 'photo') photo = await part.toBuffer();
+      else {
+        unexpectedFile = part.fieldname;
+        part.file.resume();
+      }
+    } else {
+      fields[part.fieldname] = String(part.value);
+    }
+  }
+  if (unexpectedFile) throw new ApiError('invalidField', `Invalid field "${unexpectedFile}": only "photo" is a file`);
+  return { photo, fields };
+}

@@ -1,0 +1,118 @@
+import type { JobQueue, QueueCounts, QueueDelivery, QueueHandler } from '../types.js';
+import type { Db } from './database.js';
+import { OrderedIds } from './ordered-ids.js';
+
+interface EntryRow {
+  job_id: string;
+  seq: number;
+  state: 'waiting' | 'active';
+  attempt: number;
+}
+
+/**
+ * The embedded FIFO queue: in-process dispatch, state in SQLite so it survives a restart. Waiting ids are
+ * mirrored in memory (rebuilt from SQLite at start) so positions never scan the table.
+ */
+export class SqliteJobQueue implements JobQueue {
+  private readonly waiting = new OrderedIds();
+  private readonly active = new Map<string, Promise<void>>();
+  private readonly attempts = new Map<string, number>();
+  private readonly statements;
+  private nextSeq: number;
+  private handler: QueueHandler | undefined;
+  private concurrency = 1;
+  private closing = false;
+  private pumpScheduled = false;
+
+  constructor(db: Db) {
+    this.statements = {
+      insert: db.prepare(`INSERT OR IGNORE INTO queue_entries (job_id, seq, state) VALUES (?, ?, 'waiting')`),
+      activate: db.prepare(`UPDATE queue_entries SET state = 'active', attempt = ? WHERE job_id = ?`),
+      release: db.prepare(`UPDATE queue_entries SET state = 'waiting' WHERE job_id = ?`),
+      remove: db.prepare('DELETE FROM queue_entries WHERE job_id = ?'),
+      all: db.prepare<[], EntryRow>('SELECT job_id, seq, state, attempt FROM queue_entries ORDER BY seq'),
+      maxSeq: db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM queue_entries'),
+      recover: db.prepare<[], { job_id: string }>(
+        `UPDATE queue_entries SET state = 'waiting' WHERE state = 'active' RETURNING job_id`,
+      ),
+    };
+    this.nextSeq = (this.statements.maxSeq.get()?.seq ?? 0) + 1;
+    // A row still 'active' belongs to a delivery that a previous process never finished.
+    for (const row of this.statements.all.all()) {
+      this.waiting.insert(row.job_id, row.seq);
+      this.attempts.set(row.job_id, row.attempt);
+    }
+  }
+
+  async add(jobId: string): Promise<void> {
+    if (this.waiting.has(jobId) || this.active.has(jobId)) return;
+    const seq = this.nextSeq++;
+    this.statements.insert.run(jobId, seq);
+    this.waiting.insert(jobId, seq);
+    this.attempts.set(jobId, 0);
+    this.schedulePump();
+  }
+
+  async position(jobId: string): Promise<number> {
+    const index = this.waiting.indexOf(jobId);
+    return index === -1 ? 0 : index + 1;
+  }
+
+  async counts(): Promise<QueueCounts> {
+    return { waiting: this.waiting.size, active: this.active.size };
+  }
+
+  async recover(): Promise<string[]> {
+    return this.statements.recover.all().map((row) => row.job_id);
+  }
+
+  process(handler: QueueHandler, options: { concurrency: number }): void {
+    this.handler = handler;
+    this.concurrency = options.concurrency;
+    this.schedulePump();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.allSettled([...this.active.values()]);
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    const handler = this.handler;
+    if (!handler) return;
+    while (!this.closing && this.active.size < this.concurrency) {
+      const next = this.waiting.shift();
+      if (!next) return;
+      const attempt = (this.attempts.get(next.id) ?? 0) + 1;
+      this.attempts.set(next.id, attempt);
+      this.statements.activate.run(attempt, next.id);
+      const delivery: QueueDelivery = { jobId: next.id, attempt };
+      const run = this.deliver(handler, delivery, next.seq);
+      this.active.set(next.id, run);
+    }
+  }
+
+  private async deliver(handler: QueueHandler, delivery: QueueDelivery, seq: number): Promise<void> {
+    try {
+      await handler(delivery);
+      this.statements.remove.run(delivery.jobId);
+      this.attempts.delete(delivery.jobId);
+    } catch {
+      // Back to the head of the queue (its original place) for another attempt.
+      this.statements.release.run(delivery.jobId);
+      this.waiting.insert(delivery.jobId, seq);
+    } finally {
+      this.active.delete(delivery.jobId);
+      this.schedulePump();
+    }
+  }
+}

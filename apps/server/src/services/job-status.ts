@@ -1,0 +1,15 @@
+import type { QueueStatus } from '@selfie-mosaic/contract';
+import type { Backend, JobRecord } from './types.js';
+
+/** What a client sees of a job; the shape of both the poll body and each stream message. */
+export async function jobStatus(backend: Backend, job: JobRecord): Promise<QueueStatus> {
+  const waiting = job.status === 'queued' || job.status === 'pending';
+  // A job between leaving the queue and being marked processing still reads as next in line.
+  const position = waiting ? Math.max(1, await backend.queue.position(job.id)) : 0;
+  return {
+    status: job.status,
+    queue_position: position,
+    error_message: job.errorMessage,
+    error_code: job.errorCode,
+  };
+}

@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { RenderOutcome, RenderTask, RenderWorkerData } from '../worker/render-task.js';
+
+export interface RenderPool {
+  render(task: RenderTask): Promise<RenderOutcome>;
+  close(): Promise<void>;
+}
+
+/**
+ * The worker runs compiled JavaScript from dist even when the server itself runs from source (tests),
+ * so the engine loads exactly as it does in production.
+ */
+export function renderWorkerFile(): string {
+  const here = fileURLToPath(new URL('../worker/render-worker.js', import.meta.url));
+  const compiled = here.replace(/([\\/])src([\\/])worker([\\/])/, '$1dist$2worker$3');
+  if (!existsSync(compiled)) {
+    throw new Error(`Render worker not built: expected ${compiled}. Run \`npx tsc -b\` first.`);
+  }
+  return compiled;
+}
+
+/** One worker thread per configured worker; the job queue never hands the pool more than it has threads. */
+export function createRenderPool(options: { threads: number } & RenderWorkerData): RenderPool {
+  const piscina = new Piscina<RenderTask, RenderOutcome>({
+    filename: renderWorkerFile(),
+    minThreads: options.threads,
+    maxThreads: options.threads,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    workerData: { crashFirstAttempt: options.crashFirstAttempt } satisfies RenderWorkerData,
+  });
+  // A worker that dies mid-task rejects that task; the pool itself must not crash the process.
+  piscina.on('error', () => {});
+  return {
+    render: (task) => piscina.run(task),
+    close: () => piscina.close(),
+  };
+}

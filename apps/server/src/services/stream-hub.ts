@@ -1,0 +1,122 @@
+import type { ServerResponse } from 'node:http';
+import { isFinalStatus, MESSAGES, type QueueStatus } from '@selfie-mosaic/contract';
+import type { Metrics } from '../plugins/metrics.js';
+import { jobStatus } from './job-status.js';
+import type { Backend, JobRecord } from './types.js';
+
+interface OpenStream {
+  jobId: string;
+  raw: ServerResponse;
+  lastSent: string;
+  lastStatus: QueueStatus['status'];
+  eventId: number;
+  unsubscribe: () => void;
+}
+
+const HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  // Tells nginx-style proxies not to buffer the stream.
+  'x-accel-buffering': 'no',
+};
+
+/** Fans status changes out to open event streams; one shared heartbeat timer for all of them. */
+export class StreamHub {
+  private readonly streams = new Set<OpenStream>();
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly stopMovedListener: () => void;
+  private movedPending = false;
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly limit: number,
+    heartbeatMs: number,
+    private readonly metrics: Metrics,
+  ) {
+    this.heartbeat = setInterval(() => this.ping(), heartbeatMs);
+    this.heartbeat.unref();
+    this.stopMovedListener = backend.events.onQueueMoved(() => this.queueMoved());
+  }
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  /** Takes over the response: the caller must have checked that the job exists. */
+  async open(raw: ServerResponse, job: JobRecord): Promise<void> {
+    raw.writeHead(200, HEADERS);
+    raw.socket?.setNoDelay(true);
+    if (this.streams.size >= this.limit) {
+      const overload: QueueStatus = {
+        status: 'error',
+        queue_position: 0,
+        error_message: MESSAGES.serverHeavyLoad,
+        error_code: null,
+      };
+      raw.end(`data: ${JSON.stringify(overload)}\n\n`);
+      return;
+    }
+    const stream: OpenStream = {
+      jobId: job.id,
+      raw,
+      lastSent: '',
+      lastStatus: job.status,
+      eventId: 0,
+      unsubscribe: () => {},
+    };
+    this.streams.add(stream);
+    this.metrics.openStreams.inc();
+    raw.on('close', () => this.drop(stream));
+    // Subscribe before the first read so no change can slip between the two.
+    stream.unsubscribe = this.backend.events.subscribe(job.id, () => void this.refresh(stream));
+    await this.refresh(stream);
+  }
+
+  /** Ends every stream (graceful shutdown); clients reconnect or fall back to polling. */
+  closeAll(): void {
+    clearInterval(this.heartbeat);
+    this.stopMovedListener();
+    for (const stream of [...this.streams]) stream.raw.end();
+  }
+
+  private async refresh(stream: OpenStream): Promise<void> {
+    const job = await this.backend.jobs.get(stream.jobId);
+    if (!this.streams.has(stream)) return;
+    if (!job) {
+      stream.raw.end();
+      return;
+    }
+    const status = await jobStatus(this.backend, job);
+    const payload = JSON.stringify(status);
+    stream.lastStatus = status.status;
+    if (payload !== stream.lastSent) {
+      stream.lastSent = payload;
+      stream.eventId++;
+      stream.raw.write(`id: ${stream.eventId}\ndata: ${payload}\n\n`);
+    }
+    if (isFinalStatus(status.status)) stream.raw.end();
+  }
+
+  /** Positions shift whenever a job starts; coalesced so a busy queue costs one pass per tick. */
+  private queueMoved(): void {
+    if (this.movedPending) return;
+    this.movedPending = true;
+    setImmediate(() => {
+      this.movedPending = false;
+      for (const stream of this.streams) {
+        if (stream.lastStatus === 'queued' || stream.lastStatus === 'pending') void this.refresh(stream);
+      }
+    });
+  }
+
+  private ping(): void {
+    for (const stream of this.streams) stream.raw.write(': ping\n\n');
+  }
+
+  private drop(stream: OpenStream): void {
+    if (!this.streams.delete(stream)) return;
+    stream.unsubscribe();
+    this.metrics.openStreams.dec();
+  }
+}

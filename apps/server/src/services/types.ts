@@ -1,0 +1,165 @@
+import type { Readable } from 'node:stream';
+import type { JobStatus, RefusalCode } from '@selfie-mosaic/contract';
+
+/**
+ * The seams of the backend. The embedded adapters (SQLite, in-process queue, local files) implement
+ * them today; scale mode adds BullMQ/PostgreSQL/shared-storage adapters behind the same interfaces and
+ * runs the same contract suites (src/test/*-contract.ts) against them.
+ */
+
+export interface JobRecord {
+  id: string;
+  sessionId: string;
+  blacklabel: boolean;
+  status: JobStatus;
+  /** Render attempts started so far. */
+  attempts: number;
+  errorMessage: string | null;
+  errorCode: RefusalCode | null;
+  /** Storage key of the uploaded photo; null once it is deleted (the job ended). */
+  photoKey: string | null;
+  /** Random 128-bit token naming the artwork file; null until completed. */
+  resultToken: string | null;
+  width: number | null;
+  height: number | null;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  updatedAt: number;
+  /** When the row and its artwork are swept; null while the job is active. */
+  expiresAt: number | null;
+}
+
+export interface NewJob {
+  id: string;
+  sessionId: string;
+  blacklabel: boolean;
+  photoKey: string;
+}
+
+export interface JobStore {
+  /** Stores a job as `pending`: accepted, not yet in the queue. */
+  create(job: NewJob): Promise<JobRecord>;
+  get(id: string): Promise<JobRecord | undefined>;
+  markQueued(id: string): Promise<void>;
+  markProcessing(id: string, attempt: number): Promise<void>;
+  markCompleted(id: string, result: { token: string; width: number; height: number; expiresAt: number }): Promise<void>;
+  markFailed(id: string, failure: { message: string; code: RefusalCode | null; expiresAt: number }): Promise<void>;
+  clearPhoto(id: string): Promise<void>;
+  /** Ids of jobs in a status, oldest first (restart recovery). */
+  idsWithStatus(status: JobStatus): Promise<string[]>;
+  /** The completed, unexpired job whose artwork has this token. */
+  findByResultToken(token: string, now: number): Promise<JobRecord | undefined>;
+  /** Jobs whose retention has run out, at most `limit`. */
+  expired(now: number, limit: number): Promise<JobRecord[]>;
+  delete(ids: readonly string[]): Promise<void>;
+  countByStatus(): Promise<Record<JobStatus, number>>;
+}
+
+export interface ConsentInput {
+  sessionId: string | null;
+  countryIso: string;
+  language: string;
+  questionAnswer: 'yes' | 'no';
+  consentGiven: boolean;
+}
+
+export interface ConsentRecord extends ConsentInput {
+  id: string;
+  createdAt: string;
+}
+
+/** Consent records are proof for a regulator: they are never swept and hold no IP address. */
+export interface ConsentStore {
+  add(consent: ConsentInput): Promise<ConsentRecord>;
+  /** Whether the session has an affirmative consent (adult user, terms accepted). */
+  hasConsent(sessionId: string): Promise<boolean>;
+}
+
+export interface PageviewInput {
+  countryIso: string;
+  language: string;
+  pagePath: string;
+  /** Browser family only (e.g. "Chrome"), never the full user agent. */
+  browserFamily: string;
+}
+
+export interface PageviewStore {
+  add(pageview: PageviewInput): Promise<void>;
+}
+
+/** One delivery of a queued job to a handler. `attempt` counts deliveries, 1-based, across restarts. */
+export interface QueueDelivery {
+  jobId: string;
+  attempt: number;
+}
+
+/**
+ * Resolve when the job is finished (whatever its outcome); throw to put it back at the head of the queue
+ * for another attempt. A delivery whose process or thread died is redelivered with `attempt + 1`.
+ */
+export type QueueHandler = (delivery: QueueDelivery) => Promise<void>;
+
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+}
+
+/** FIFO job queue. Only ids travel through it; the job's data lives in the JobStore. */
+export interface JobQueue {
+  add(jobId: string): Promise<void>;
+  /** 1 + the number of jobs ahead while waiting; 0 when active or not in the queue. */
+  position(jobId: string): Promise<number>;
+  counts(): Promise<QueueCounts>;
+  /** Jobs whose delivery was interrupted by a restart, put back to waiting (embedded mode). */
+  recover(): Promise<string[]>;
+  /** Starts handing jobs to `handler`, at most `concurrency` at once. */
+  process(handler: QueueHandler, options: { concurrency: number }): void;
+  /** Stops taking jobs and waits for the running handlers to settle. */
+  close(): Promise<void>;
+}
+
+/** What a client sees of a job: the stream's `data:` payload and the poll's body. */
+export interface JobEvent {
+  jobId: string;
+  status: JobStatus;
+  errorMessage: string | null;
+  errorCode: RefusalCode | null;
+}
+
+/** Status changes fanned out to event streams (in-process today, Redis pub/sub in scale mode). */
+export interface StatusEvents {
+  publish(event: JobEvent): void;
+  subscribe(jobId: string, listener: (event: JobEvent) => void): () => void;
+  /** Queue positions moved (a job started or went back to the queue). */
+  publishQueueMoved(): void;
+  onQueueMoved(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export interface StoredFile {
+  stream: Readable;
+  size: number;
+}
+
+/** Uploaded photos and finished artworks. */
+export interface FileStorage {
+  savePhoto(jobId: string, bytes: Buffer): Promise<string>;
+  readPhoto(key: string): Promise<Buffer>;
+  deletePhoto(key: string): Promise<void>;
+  /** Stores an artwork under a fresh random 128-bit token and returns the token. */
+  saveResult(bytes: Buffer): Promise<string>;
+  openResult(token: string): Promise<StoredFile | undefined>;
+  deleteResult(token: string): Promise<void>;
+}
+
+/** Everything the routes and the job runner need, built by `createBackend`. */
+export interface Backend {
+  jobs: JobStore;
+  consents: ConsentStore;
+  pageviews: PageviewStore;
+  queue: JobQueue;
+  events: StatusEvents;
+  storage: FileStorage;
+  /** Closes connections and handles; call after the queue has been closed. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createSessionId, type QueueStatus, XSRF } from '@selfie-mosaic/contract';
+import { type StartedServer, startServer } from '../start.js';
+
+export interface TestServer extends StartedServer {
+  dataDir: string;
+  /** Stops the server and removes its data directory. */
+  stop(): Promise<void>;
+}
+
+/** Defaults for API tests: one worker thread (the machine is shared), quiet logs, no web build. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  dataDir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-api-')),
+): Promise<TestServer> {
+  const server = await startServer({
+    WORKERS: '1',
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(dataDir, 'no-web-build'),
+    ...env,
+    DATA_DIR: dataDir,
+  });
+  return {
+    ...server,
+    dataDir,
+    async stop() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function newSessionId(): string {
+  return createSessionId();
+}
+
+/** A browser-like client: keeps the XSRF cookie the server sets and echoes it on every POST. */
+export class Client {
+  private token = '';
+
+  constructor(readonly baseUrl: string) {}
+
+  /** Picks up the XSRF cookie, as the web app does when it loads. */
+  async init(): Promise<this> {
+    const response = await fetch(`${this.baseUrl}/healthz`);
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith(`${XSRF.cookie}=`));
+    if (!cookie) throw new Error('the server set no XSRF cookie');
+    this.token = decodeURIComponent((cookie.split(';')[0] ?? '').slice(XSRF.cookie.length + 1));
+    return this;
+  }
+
+  get xsrfHeaders(): Record<string, string> {
+    return { cookie: `${XSRF.cookie}=${this.token}`, [XSRF.header]: this.token };
+  }
+
+  get(pathname: string, headers: Record<string, string> = {}): Promise<Response> {
+    return fetch(`${this.baseUrl}${pathname}`, { headers: { cookie: `${XSRF.cookie}=${this.token}`, ...headers } });
+  }
+
+  postJson(pathname: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    return fetch(`${this.baseUrl}${pathname}`, {
+      method: 'POST',
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...this.xsrfHeaders, ...headers },
+    });
+  }
+
+  async consent(sessionId: string, overrides: Record<string, unknown> = {}): Promise<Response> {
+    return this.postJson('/api/consent', {
+      country_iso: 'DE',
+      language: 'de',
+      question_answer: 'yes',
+      consent_given: true,
+      ip_address: null,
+      user_session_id: sessionId,
+      ...overrides,
+    });
+  }
+
+  upload(fields: Record<string, string>, photo?: { bytes: Buffer; name?: string; type?: string }): Promise<Response> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    if (photo) {
+      form.set('photo', new Blob([photo.bytes], { type: photo.type ?? 'image/jpeg' }), photo.name ?? 'selfie.jpg');
+    }
+    return fetch(`${this.baseUrl}/api/upload`, { method: 'POST', body: form, headers: this.xsrfHeaders });
+  }
+
+  /** Consent plus upload of a photo for a fresh session; returns the job id. */
+  async submit(photo: Buffer, options: { blacklabel?: boolean } = {}): Promise<string> {
+    const sessionId = newSessionId();
+    const consent = await this.consent(sessionId);
+    if (consent.status !== 201) throw new Error(`consent answered ${consent.status}`);
+    const response = await this.upload(
+      { user_session_id: sessionId, blacklabel: String(options.blacklabel ?? false) },
+      { bytes: photo },
+    );
+    const body = (await response.json()) as { job_id?: string; error?: string };
+    if (response.status !== 202 || !body.job_id) throw new Error(`upload answered ${response.status}: ${body.error}`);
+    return body.job_id;
+  }
+
+  async status(jobId: string): Promise<QueueStatus> {
+    const response = await this.get(`/api/queue/position/${jobId}`);
+    if (response.status !== 200) throw new Error(`poll answered ${response.status}`);
+    return (await response.json()) as QueueStatus;
+  }
+
+  /** Polls until the job is final; the render can take seconds per job on a shared machine. */
+  async waitUntilFinal(jobId: string, timeoutMs = 180_000): Promise<QueueStatus> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const status = await this.status(jobId);
+      if (status.status === 'completed' || status.status === 'failed') return status;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${status.status} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}

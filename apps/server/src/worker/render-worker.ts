@@ -1,0 +1,29 @@
+import { isRefusalCode } from '@selfie-mosaic/contract';
+import { loadModels, MosaicRefusal, render } from '@selfie-mosaic/mosaic';
+import { Piscina } from 'piscina';
+import type { RenderOutcome, RenderTask, RenderWorkerData } from './render-task.js';
+
+/** Runs in a worker thread: loads the engine's models once, then renders one photo per task. */
+const data = (Piscina.workerData ?? {}) as Partial<RenderWorkerData>;
+
+await loadModels();
+
+export default async function renderTask(task: RenderTask): Promise<RenderOutcome> {
+  if (data.crashFirstAttempt && task.attempt === 1) process.exit(70);
+  try {
+    const result = await render(task.photo, { blacklabel: task.blacklabel });
+    const jpeg = new Uint8Array(result.jpeg.buffer, result.jpeg.byteOffset, result.jpeg.byteLength);
+    const outcome: RenderOutcome = {
+      kind: 'artwork',
+      jpeg,
+      width: result.width,
+      height: result.height,
+      tiles: result.tiles,
+      timings: result.timings,
+    };
+    return outcome;
+  } catch (error) {
+    if (error instanceof MosaicRefusal && isRefusalCode(error.code)) return { kind: 'refused', code: error.code };
+    throw error;
+  }
+}
