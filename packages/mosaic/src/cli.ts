@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { loadModels, MosaicRefusal, render } from './index.js';
+
+const usage = 'Usage: mosaic <in.jpg> <out.jpg> [--blacklabel] [--seed N]';
+
+async function main(): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [input, output] = positionals;
+  if (!input || !output || positionals.length > 2) {
+    console.error(usage);
+    return 2;
+  }
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && !Number.isInteger(seed)) {
+    console.error(`Expected an integer for --seed but received ${values.seed}\n${usage}`);
+    return 2;
+  }
+  const started = performance.now();
+  await loadModels();
+  console.log(`models  ${(performance.now() - started).toFixed(1)} ms`);
+  try {
+    const result = await render(await readFile(input), { blacklabel: values.blacklabel, seed });
+    await writeFile(output, result.jpeg);
+    for (const [stage, ms] of Object.entries(result.timings)) console.log(`${stage.padEnd(11)} ${ms.toFixed(1)} ms`);
+    console.log(
+      `${output}: ${result.width}×${result.height}, ${result.tiles} tiles, ${Math.round(result.jpeg.byteLength / 1024)} KB`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof MosaicRefusal) {
+      console.error(`Refused (${error.code}): ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function parse() {
+  return parseArgs({
+    allowPositionals: true,
+    options: { blacklabel: { type: 'boolean', default: false }, seed: { type: 'string' } },
+  });
+}
+
+process.exitCode = await main();

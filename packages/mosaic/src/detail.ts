@@ -1,0 +1,183 @@
+/**
+ * The detail map: how large each tessera should be, everywhere on the artwork. Face features get
+ * the smallest tiles (DESIGN's probe: 9-px blocks keep a face recognisable, 12-px ones lose it),
+ * then the face, then edges and the silhouette, and the rest of the person the largest.
+ */
+
+/** Tile spacing in artwork pixels for each kind of area. */
+export const TILE_SIZES = {
+  eyes: 7.5,
+  brows: 9,
+  mouth: 8,
+  nose: 10,
+  face: 14,
+  silhouette: 13,
+  edgeFloor: 10,
+  person: 26,
+  background: 34,
+} as const;
+
+/** FaceMesh index groups (MediaPipe canonical mesh). */
+const FEATURES: { indices: number[]; size: number; pad: number }[] = [
+  {
+    indices: [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
+    size: TILE_SIZES.eyes,
+    pad: 1.5,
+  },
+  {
+    indices: [263, 249, 390, 373, 374, 380, 381, 382, 362, 398, 384, 385, 386, 387, 388, 466],
+    size: TILE_SIZES.eyes,
+    pad: 1.5,
+  },
+  { indices: [70, 63, 105, 66, 107, 55, 65, 52, 53, 46], size: TILE_SIZES.brows, pad: 1.4 },
+  { indices: [300, 293, 334, 296, 336, 285, 295, 282, 283, 276], size: TILE_SIZES.brows, pad: 1.4 },
+  {
+    indices: [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185],
+    size: TILE_SIZES.mouth,
+    pad: 1.3,
+  },
+  { indices: [168, 6, 197, 195, 5, 4, 1, 19, 94, 2, 98, 327, 129, 358, 48, 278], size: TILE_SIZES.nose, pad: 1.25 },
+];
+const FACE_OVAL = [
+  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136,
+  172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
+];
+
+/** An axis-aligned ellipse around a landmark group, in artwork pixels. */
+interface Region {
+  cx: number;
+  cy: number;
+  rx: number;
+  ry: number;
+  size: number;
+}
+
+function regionOf(mesh: Float32Array, indices: number[], pad: number, size: number): Region {
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  for (const index of indices) {
+    const x = mesh[index * 2] as number;
+    const y = mesh[index * 2 + 1] as number;
+    x0 = Math.min(x0, x);
+    x1 = Math.max(x1, x);
+    y0 = Math.min(y0, y);
+    y1 = Math.max(y1, y);
+  }
+  const minRadius = 3 * size;
+  return {
+    cx: (x0 + x1) / 2,
+    cy: (y0 + y1) / 2,
+    rx: Math.max(minRadius, ((x1 - x0) / 2) * pad),
+    ry: Math.max(minRadius, ((y1 - y0) / 2) * pad),
+    size,
+  };
+}
+
+/** 1 inside the ellipse, fading to 0 at 1.5 radii. */
+function weight(region: Region, x: number, y: number): number {
+  const dx = (x - region.cx) / region.rx;
+  const dy = (y - region.cy) / region.ry;
+  const d = Math.sqrt(dx * dx + dy * dy);
+  return d <= 1 ? 1 : d >= 1.5 ? 0 : 1 - (d - 1) * 2;
+}
+
+export interface SizeMap {
+  /** Tile spacing (artwork pixels) per cell. */
+  sizes: Float32Array;
+  width: number;
+  height: number;
+  /** Artwork pixels per cell. */
+  cell: number;
+}
+
+/**
+ * Builds the size map on a grid of `cell`-pixel cells from the luminance and person mask at that
+ * grid's resolution and the face mesh in artwork pixels.
+ */
+export function buildSizeMap(
+  luma: Float32Array,
+  mask: Float32Array,
+  width: number,
+  height: number,
+  cell: number,
+  mesh: Float32Array,
+): SizeMap {
+  const edges = blur(sobel(luma, width, height), width, height, 2);
+  const silhouette = blur(sobel(mask, width, height), width, height, 2);
+  const features = FEATURES.map((f) => regionOf(mesh, f.indices, f.pad, f.size));
+  const face = regionOf(mesh, FACE_OVAL, 1.05, TILE_SIZES.face);
+  const sizes = new Float32Array(width * height);
+  for (let gy = 0; gy < height; gy++) {
+    const y = (gy + 0.5) * cell;
+    for (let gx = 0; gx < width; gx++) {
+      const i = gy * width + gx;
+      const x = (gx + 0.5) * cell;
+      const person = mask[i] as number;
+      let size = TILE_SIZES.background + (TILE_SIZES.person - TILE_SIZES.background) * smooth(person);
+      size += (TILE_SIZES.face - size) * weight(face, x, y);
+      const edge = Math.min(1, Math.max(0, ((edges[i] as number) - 10) / 50));
+      size = Math.min(size, size + (TILE_SIZES.edgeFloor - size) * edge * person);
+      const rim = Math.min(1, (silhouette[i] as number) * 2);
+      size += (Math.min(size, TILE_SIZES.silhouette) - size) * rim;
+      for (const region of features) {
+        const w = weight(region, x, y);
+        if (w > 0) size = Math.min(size, size + (region.size - size) * w);
+      }
+      sizes[i] = size;
+    }
+  }
+  return { sizes, width, height, cell };
+}
+
+function smooth(t: number): number {
+  const c = Math.min(1, Math.max(0, (t - 0.25) / 0.5));
+  return c * c * (3 - 2 * c);
+}
+
+/** Gradient magnitude (Sobel); borders stay 0. */
+function sobel(v: Float32Array, width: number, height: number): Float32Array {
+  const out = new Float32Array(width * height);
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const a = v[i - width - 1] as number;
+      const b = v[i - width] as number;
+      const c = v[i - width + 1] as number;
+      const d = v[i - 1] as number;
+      const f = v[i + 1] as number;
+      const g = v[i + width - 1] as number;
+      const h = v[i + width] as number;
+      const k = v[i + width + 1] as number;
+      const gx = c + 2 * f + k - a - 2 * d - g;
+      const gy = g + 2 * h + k - a - 2 * b - c;
+      out[i] = Math.sqrt(gx * gx + gy * gy);
+    }
+  }
+  return out;
+}
+
+/** Separable box blur of the given radius, edges clamped. */
+export function blur(v: Float32Array, width: number, height: number, radius: number): Float32Array {
+  const tmp = new Float32Array(width * height);
+  const out = new Float32Array(width * height);
+  const norm = 1 / (2 * radius + 1);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let k = -radius; k <= radius; k++) sum += v[row + Math.min(width - 1, Math.max(0, x + k))] as number;
+      tmp[row + x] = sum * norm;
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let k = -radius; k <= radius; k++)
+        sum += tmp[Math.min(height - 1, Math.max(0, y + k)) * width + x] as number;
+      out[y * width + x] = sum * norm;
+    }
+  }
+  return out;
+}

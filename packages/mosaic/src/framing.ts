@@ -1,0 +1,99 @@
+import sharp from 'sharp';
+import type { RgbImage } from './decode.js';
+import type { FaceGeometry, Point } from './face.js';
+import { LAYOUT } from './layout.js';
+
+/**
+ * A similarity transform from artwork pixels to photo pixels: the eyes end up level and the face
+ * centred in the upper half at a consistent size.
+ */
+export interface Framing {
+  /** Photo pixels per artwork pixel along the artwork's x axis, as a rotated vector. */
+  cos: number;
+  sin: number;
+  /** Artwork pixels per photo pixel. */
+  scale: number;
+  source: Point;
+  target: Point;
+}
+
+export function computeFraming(face: FaceGeometry): Framing {
+  const angle = Math.atan2(face.rightEye.y - face.leftEye.y, face.rightEye.x - face.leftEye.x);
+  const eyes = { x: (face.leftEye.x + face.rightEye.x) / 2, y: (face.leftEye.y + face.rightEye.y) / 2 };
+  return {
+    cos: Math.cos(angle),
+    sin: Math.sin(angle),
+    scale: (LAYOUT.faceWidth * LAYOUT.width) / face.width,
+    source: { x: (eyes.x + face.mouth.x) / 2, y: (eyes.y + face.mouth.y) / 2 },
+    target: { x: LAYOUT.faceCentreX * LAYOUT.width, y: LAYOUT.faceCentreY * LAYOUT.height },
+  };
+}
+
+/** Maps a photo point into the artwork. */
+export function toArtwork(framing: Framing, p: Point): Point {
+  const dx = (p.x - framing.source.x) * framing.scale;
+  const dy = (p.y - framing.source.y) * framing.scale;
+  return {
+    x: framing.target.x + dx * framing.cos + dy * framing.sin,
+    y: framing.target.y - dx * framing.sin + dy * framing.cos,
+  };
+}
+
+/**
+ * Renders the framed photo at artwork size. Large reductions go through sharp's Lanczos resize
+ * first so the bilinear warp never aliases; pixels beyond the photo repeat its edge.
+ */
+export async function warpToArtwork(photo: RgbImage, framing: Framing): Promise<RgbImage> {
+  let source = photo;
+  let { scale } = framing;
+  let factor = 1;
+  if (scale < 0.8) {
+    const width = Math.max(1, Math.round(photo.width * scale));
+    const height = Math.max(1, Math.round(photo.height * scale));
+    const data = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+      .resize(width, height, { fit: 'fill' })
+      .raw()
+      .toBuffer();
+    source = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height };
+    factor = width / photo.width;
+    scale /= factor;
+  }
+  const { width, height } = LAYOUT;
+  const out = new Uint8Array(width * height * 3);
+  const src = source.data;
+  const sw = source.width;
+  const maxX = source.width - 1;
+  const maxY = source.height - 1;
+  const inv = 1 / scale;
+  const ux = framing.cos * inv;
+  const uy = framing.sin * inv;
+  const cx = framing.source.x * factor;
+  const cy = framing.source.y * factor;
+  let o = 0;
+  for (let y = 0; y < height; y++) {
+    const dy = y + 0.5 - framing.target.y;
+    const dx = 0.5 - framing.target.x;
+    let sx = cx + dx * ux - dy * uy - 0.5;
+    let sy = cy + dx * uy + dy * ux - 0.5;
+    for (let x = 0; x < width; x++, sx += ux, sy += uy, o += 3) {
+      const fx = sx < 0 ? 0 : sx > maxX ? maxX : sx;
+      const fy = sy < 0 ? 0 : sy > maxY ? maxY : sy;
+      const x0 = fx | 0;
+      const y0 = fy | 0;
+      const x1 = x0 < maxX ? x0 + 1 : x0;
+      const y1 = y0 < maxY ? y0 + 1 : y0;
+      const ax = fx - x0;
+      const ay = fy - y0;
+      const i00 = (y0 * sw + x0) * 3;
+      const i10 = (y0 * sw + x1) * 3;
+      const i01 = (y1 * sw + x0) * 3;
+      const i11 = (y1 * sw + x1) * 3;
+      for (let c = 0; c < 3; c++) {
+        const top = (src[i00 + c] as number) + ((src[i10 + c] as number) - (src[i00 + c] as number)) * ax;
+        const bottom = (src[i01 + c] as number) + ((src[i11 + c] as number) - (src[i01 + c] as number)) * ax;
+        out[o + c] = top + (bottom - top) * ay + 0.5;
+      }
+    }
+  }
+  return { data: out, width, height };
+}

@@ -1,0 +1,204 @@
+import { ART_VARIANTS, PORTRAIT_COLOURS } from '@selfie-mosaic/campaign';
+import { ARTWORK } from '@selfie-mosaic/contract';
+import sharp from 'sharp';
+import { applyFrame, frameOverlay } from './brand-frame.js';
+import { createPalette, imageToLab } from './colour.js';
+import { decodePhoto, type RgbImage } from './decode.js';
+import { buildSizeMap } from './detail.js';
+import { chooseFace, FACE_LIMITS, type FaceGeometry, meanLuma } from './face.js';
+import { computeFraming, type Framing, toArtwork, warpToArtwork } from './framing.js';
+import { LAYOUT } from './layout.js';
+import { detectFaces, segmentPerson } from './models.js';
+import { paintTiles } from './paint.js';
+import { createRandom } from './random.js';
+import { MosaicRefusal } from './refusal.js';
+import { halveFloat, halveRgb, resizeRgb, upsampleMask } from './resample.js';
+import { placeSeeds } from './seeds.js';
+import { buildTiles } from './superpixels.js';
+
+export interface RenderOptions {
+  /** The dark "black label" variant. */
+  blacklabel?: boolean;
+  /** Seeds the tile jitter and light: the same photo and seed give the same artwork. */
+  seed?: number;
+}
+
+export interface RenderResult {
+  jpeg: Buffer;
+  width: number;
+  height: number;
+  tiles: number;
+  /** Milliseconds per stage. */
+  timings: Record<string, number>;
+}
+
+/** Everything the quality tests and the CLI want to look at besides the JPEG. */
+export interface RenderDetails extends RenderResult {
+  /** The photo framed exactly like the artwork (eyes level, face placed), artwork size. */
+  framed: RgbImage;
+  framing: Framing;
+  face: FaceGeometry;
+  /** Tiles that belong to the visitor (the rest are background pattern). */
+  personTiles: number;
+  /** Palette index of each tile. */
+  colours: Uint8Array;
+  /** Tile index of every artwork pixel. */
+  labels: Int32Array;
+  /** Whether each tile is painted from the portrait palette. */
+  personByTile: Float32Array;
+}
+
+const DETECT_SIDE = 640;
+const MASK_WIDTH = 256;
+const MASK_HEIGHT = 320;
+const DEFAULT_SEED = 1;
+const PORTRAIT = createPalette(PORTRAIT_COLOURS);
+const PATTERNS = {
+  standard: createPalette(ART_VARIANTS.standard.pattern),
+  blacklabel: createPalette(ART_VARIANTS.blacklabel.pattern),
+};
+
+function checkOptions(options: RenderOptions): { blacklabel: boolean; seed: number } {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`Expected an object for options but received ${options}`);
+  }
+  const { blacklabel = false, seed = DEFAULT_SEED } = options;
+  if (typeof blacklabel !== 'boolean') {
+    throw new TypeError(`Expected a boolean for blacklabel but received ${String(blacklabel)}`);
+  }
+  if (!Number.isInteger(seed)) throw new TypeError(`Expected an integer for seed but received ${String(seed)}`);
+  return { blacklabel, seed };
+}
+
+/** The full pipeline: decode → find face → frame → segment → tessellate → paint → brand → encode. */
+export async function renderDetailed(input: Buffer | Uint8Array, options: RenderOptions = {}): Promise<RenderDetails> {
+  const { blacklabel, seed } = checkOptions(options);
+  try {
+    return await run(input, blacklabel, seed);
+  } catch (error) {
+    if (error instanceof MosaicRefusal || error instanceof TypeError) throw error;
+    const refusal = new MosaicRefusal('render_failed', error instanceof Error ? error.message : String(error));
+    refusal.cause = error;
+    throw refusal;
+  }
+}
+
+async function run(input: Uint8Array, blacklabel: boolean, seed: number): Promise<RenderDetails> {
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (stage: string) => {
+    const now = performance.now();
+    timings[stage] = now - mark;
+    mark = now;
+  };
+  const started = mark;
+
+  const photo = await decodePhoto(input);
+  lap('decode');
+
+  if (meanLuma(photo) < FACE_LIMITS.minImageLuma) throw new MosaicRefusal('too_dark');
+  const detectScale = Math.min(1, DETECT_SIDE / Math.max(photo.width, photo.height));
+  const small =
+    detectScale < 1
+      ? await resizeRgb(photo, Math.round(photo.width * detectScale), Math.round(photo.height * detectScale))
+      : photo;
+  const faces = await detectFaces(small.data, small.width, small.height);
+  const face = chooseFace(faces, small.width / photo.width, photo);
+  lap('detect');
+
+  const framing = computeFraming(face);
+  const framed = await warpToArtwork(photo, framing);
+  const mesh = new Float32Array(face.mesh.length);
+  for (let i = 0; i < mesh.length; i += 2) {
+    const p = toArtwork(framing, { x: face.mesh[i] as number, y: face.mesh[i + 1] as number });
+    mesh[i] = p.x;
+    mesh[i + 1] = p.y;
+  }
+  lap('frame');
+
+  const maskInput = await resizeRgb(framed, MASK_WIDTH, MASK_HEIGHT);
+  const mask = await segmentPerson(maskInput.data, MASK_WIDTH, MASK_HEIGHT);
+  lap('segment');
+
+  const { width, height } = LAYOUT;
+  const half = halveRgb(framed);
+  const halfLab = imageToLab(half.data);
+  const halfMask = upsampleMask(mask, MASK_WIDTH, MASK_HEIGHT, half.width, half.height);
+  const quarterLuma = halveFloat(halfLab, half.width, half.height, 3, 0);
+  const quarterMask = halveFloat(halfMask, half.width, half.height);
+  const qw = Math.ceil(half.width / 2);
+  const qh = Math.ceil(half.height / 2);
+  const sizeMap = buildSizeMap(quarterLuma, quarterMask, qw, qh, 4, mesh);
+  const inverseSpacing2 = new Float32Array(half.width * half.height);
+  for (let y = 0; y < half.height; y++) {
+    for (let x = 0; x < half.width; x++) {
+      const size = (sizeMap.sizes[(y >> 1) * qw + (x >> 1)] as number) / 2;
+      inverseSpacing2[y * half.width + x] = 1 / (size * size);
+    }
+  }
+  const random = createRandom(seed);
+  const isPerson = (x: number, y: number) => {
+    const hx = Math.min(half.width - 1, Math.max(0, Math.floor(x / 2)));
+    const hy = Math.min(half.height - 1, Math.max(0, Math.floor(y / 2)));
+    return (halfMask[hy * half.width + hx] as number) >= 0.5;
+  };
+  const seeds = placeSeeds(sizeMap, isPerson, width, height, framing.target, random);
+  const tiles = buildTiles(
+    { width: half.width, height: half.height, lab: halfLab, mask: halfMask, inverseSpacing2 },
+    seeds,
+    framed.data,
+    width,
+    height,
+  );
+  lap('tessellate');
+
+  const variant = blacklabel ? 'blacklabel' : 'standard';
+  const painted = paintTiles(
+    tiles,
+    framed.data,
+    width,
+    height,
+    { portrait: PORTRAIT, pattern: PATTERNS[variant], grout: ART_VARIANTS[variant].grout, portraitGrout: 0.6 },
+    framing.target,
+    random,
+  );
+  lap('paint');
+
+  applyFrame(painted.rgb, await frameOverlay(variant));
+  lap('brand');
+
+  const jpeg = await encode(painted.rgb, width, height);
+  lap('encode');
+  timings.total = performance.now() - started;
+  return {
+    jpeg,
+    width,
+    height,
+    tiles: tiles.count,
+    timings,
+    framed,
+    framing,
+    face,
+    personTiles: painted.personTiles,
+    colours: painted.colours,
+    labels: tiles.labels,
+    personByTile: tiles.person,
+  };
+}
+
+/** JPEG without metadata, stepping quality down in the rare case the artwork would exceed the size cap. */
+async function encode(rgb: Uint8Array, width: number, height: number): Promise<Buffer> {
+  for (const quality of [88, 82, 75, 65]) {
+    const jpeg = await sharp(rgb, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality, chromaSubsampling: '4:2:0' })
+      .toBuffer();
+    if (jpeg.byteLength <= ARTWORK.maxBytes) return jpeg;
+  }
+  throw new Error('artwork does not fit the JPEG size cap');
+}
+
+/** The public result: the JPEG and its facts. */
+export async function render(input: Buffer | Uint8Array, options: RenderOptions = {}): Promise<RenderResult> {
+  const { jpeg, width, height, tiles, timings } = await renderDetailed(input, options);
+  return { jpeg, width, height, tiles, timings };
+}

@@ -1,0 +1,81 @@
+import sharp from 'sharp';
+import type { RgbImage } from './decode.js';
+
+/** Resizes an RGB image with sharp (Lanczos), for the detector's and segmenter's small inputs. */
+export async function resizeRgb(image: RgbImage, width: number, height: number): Promise<RgbImage> {
+  const data = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height };
+}
+
+/** Halves an RGB image by averaging 2×2 blocks (the artwork's sides are even). */
+export function halveRgb(image: RgbImage): RgbImage {
+  const width = image.width >> 1;
+  const height = image.height >> 1;
+  const src = image.data;
+  const sw = image.width * 3;
+  const out = new Uint8Array(width * height * 3);
+  for (let y = 0, o = 0; y < height; y++) {
+    const row = y * 2 * sw;
+    for (let x = 0; x < width; x++) {
+      const i = row + x * 6;
+      for (let c = 0; c < 3; c++, o++) {
+        out[o] =
+          ((src[i + c] as number) +
+            (src[i + 3 + c] as number) +
+            (src[i + sw + c] as number) +
+            (src[i + sw + 3 + c] as number) +
+            2) >>
+          2;
+      }
+    }
+  }
+  return { data: out, width, height };
+}
+
+/** Bilinear resampling of a single-channel 8-bit map into floats 0–1. */
+export function upsampleMask(mask: Uint8Array, mw: number, mh: number, width: number, height: number): Float32Array {
+  const out = new Float32Array(width * height);
+  const sx = mw / width;
+  const sy = mh / height;
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(mh - 1, Math.max(0, (y + 0.5) * sy - 0.5));
+    const y0 = fy | 0;
+    const y1 = Math.min(mh - 1, y0 + 1);
+    const ay = fy - y0;
+    for (let x = 0; x < width; x++) {
+      const fx = Math.min(mw - 1, Math.max(0, (x + 0.5) * sx - 0.5));
+      const x0 = fx | 0;
+      const x1 = Math.min(mw - 1, x0 + 1);
+      const ax = fx - x0;
+      const top = (mask[y0 * mw + x0] as number) * (1 - ax) + (mask[y0 * mw + x1] as number) * ax;
+      const bottom = (mask[y1 * mw + x0] as number) * (1 - ax) + (mask[y1 * mw + x1] as number) * ax;
+      out[y * width + x] = (top * (1 - ay) + bottom * ay) / 255;
+    }
+  }
+  return out;
+}
+
+/** Averages 2×2 blocks of a float map (odd sizes repeat the last row or column). */
+export function halveFloat(v: Float32Array, width: number, height: number, stride = 1, offset = 0): Float32Array {
+  const w = Math.ceil(width / 2);
+  const h = Math.ceil(height / 2);
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const y0 = y * 2;
+    const y1 = Math.min(height - 1, y0 + 1);
+    for (let x = 0; x < w; x++) {
+      const x0 = x * 2;
+      const x1 = Math.min(width - 1, x0 + 1);
+      out[y * w + x] =
+        ((v[(y0 * width + x0) * stride + offset] as number) +
+          (v[(y0 * width + x1) * stride + offset] as number) +
+          (v[(y1 * width + x0) * stride + offset] as number) +
+          (v[(y1 * width + x1) * stride + offset] as number)) /
+        4;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,306 @@
+import { rgbToLab } from './colour.js';
+import type { Seeds } from './seeds.js';
+
+/**
+ * Adaptive SLIC: seeds grow into tiles by k-means on position, CIELAB colour and the person mask,
+ * with the spatial term normalised by the size map at each pixel, so small and large tiles meet
+ * without the large ones swallowing the small. Runs at half resolution, then every artwork pixel
+ * on a tile border is decided again at full resolution, so borders follow the photo's edges.
+ */
+
+/** Colour distance (ΔE) that weighs as much as one tile spacing: larger means more regular tiles. */
+const COMPACTNESS = 18;
+/** Weight of a full person/background mismatch, in squared tile spacings. */
+const MASK_WEIGHT = 4;
+const ITERATIONS = 3;
+
+/** The working image at half resolution. */
+export interface HalfImage {
+  width: number;
+  height: number;
+  lab: Float32Array;
+  mask: Float32Array;
+  /** 1 / (tile spacing in half-resolution pixels)². */
+  inverseSpacing2: Float32Array;
+}
+
+export interface Tiles {
+  count: number;
+  /** Tile index of every artwork pixel. */
+  labels: Int32Array;
+  /** Mean person probability of each tile (0–1). */
+  person: Float32Array;
+  /** Intended spacing of each tile in artwork pixels. */
+  spacing: Float32Array;
+}
+
+interface Centres {
+  x: Float32Array;
+  y: Float32Array;
+  l: Float32Array;
+  a: Float32Array;
+  b: Float32Array;
+  m: Float32Array;
+  colourWeight: Float32Array;
+}
+
+export function buildTiles(half: HalfImage, seeds: Seeds, rgb: Uint8Array, width: number, height: number): Tiles {
+  const raw = cluster(half, seeds);
+  const { labels: halfLabels, origin, count } = enforceConnectivity(raw, half.width, half.height, seeds);
+  const centres = measure(half, halfLabels, count, origin, seeds);
+  const labels = refineToFull(half, halfLabels, centres, rgb, width, height);
+  const spacing = new Float32Array(count);
+  for (let t = 0; t < count; t++) spacing[t] = seeds.size[origin[t] as number] as number;
+  return { count, labels, person: centres.m, spacing };
+}
+
+function cluster(half: HalfImage, seeds: Seeds): Int32Array {
+  const { width, height, lab, mask, inverseSpacing2 } = half;
+  const k = seeds.count;
+  const c: Centres = {
+    x: new Float32Array(k),
+    y: new Float32Array(k),
+    l: new Float32Array(k),
+    a: new Float32Array(k),
+    b: new Float32Array(k),
+    m: new Float32Array(k),
+    colourWeight: new Float32Array(k),
+  };
+  for (let s = 0; s < k; s++) {
+    const x = Math.min(width - 1, Math.floor((seeds.x[s] as number) / 2));
+    const y = Math.min(height - 1, Math.floor((seeds.y[s] as number) / 2));
+    const i = y * width + x;
+    c.x[s] = x;
+    c.y[s] = y;
+    c.l[s] = lab[i * 3] as number;
+    c.a[s] = lab[i * 3 + 1] as number;
+    c.b[s] = lab[i * 3 + 2] as number;
+    c.m[s] = seeds.person[s] as number;
+    // The background becomes the campaign pattern, so its tiles ignore the room's colours.
+    c.colourWeight[s] = seeds.person[s] ? 1 / (COMPACTNESS * COMPACTNESS) : 0;
+  }
+  const n = width * height;
+  const labels = new Int32Array(n).fill(-1);
+  const distance = new Float32Array(n);
+  const sums = new Float64Array(k * 7);
+  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+    distance.fill(Number.POSITIVE_INFINITY);
+    for (let s = 0; s < k; s++) {
+      const cx = c.x[s] as number;
+      const cy = c.y[s] as number;
+      const cl = c.l[s] as number;
+      const ca = c.a[s] as number;
+      const cb = c.b[s] as number;
+      const cm = c.m[s] as number;
+      const w = c.colourWeight[s] as number;
+      const r = Math.ceil((seeds.size[s] as number) * 0.6);
+      const x0 = Math.max(0, Math.floor(cx - r));
+      const x1 = Math.min(width - 1, Math.ceil(cx + r));
+      const y0 = Math.max(0, Math.floor(cy - r));
+      const y1 = Math.min(height - 1, Math.ceil(cy + r));
+      for (let y = y0; y <= y1; y++) {
+        const dy2 = (y - cy) * (y - cy);
+        for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
+          const dx = x - cx;
+          const o = i * 3;
+          const dl = (lab[o] as number) - cl;
+          const da = (lab[o + 1] as number) - ca;
+          const db = (lab[o + 2] as number) - cb;
+          const dm = (mask[i] as number) - cm;
+          const d =
+            (dx * dx + dy2) * (inverseSpacing2[i] as number) +
+            w * (dl * dl + da * da + db * db) +
+            MASK_WEIGHT * dm * dm;
+          if (d < (distance[i] as number)) {
+            distance[i] = d;
+            labels[i] = s;
+          }
+        }
+      }
+    }
+    if (iteration === ITERATIONS - 1) break;
+    sums.fill(0);
+    for (let y = 0, i = 0; y < height; y++) {
+      for (let x = 0; x < width; x++, i++) {
+        const s = labels[i] as number;
+        if (s < 0) continue;
+        const o = s * 7;
+        sums[o] = (sums[o] as number) + 1;
+        sums[o + 1] = (sums[o + 1] as number) + x;
+        sums[o + 2] = (sums[o + 2] as number) + y;
+        sums[o + 3] = (sums[o + 3] as number) + (lab[i * 3] as number);
+        sums[o + 4] = (sums[o + 4] as number) + (lab[i * 3 + 1] as number);
+        sums[o + 5] = (sums[o + 5] as number) + (lab[i * 3 + 2] as number);
+        sums[o + 6] = (sums[o + 6] as number) + (mask[i] as number);
+      }
+    }
+    for (let s = 0; s < k; s++) {
+      const count = sums[s * 7] as number;
+      if (count === 0) continue;
+      // Background seeds keep their ring positions so the rows of the pattern stay neat.
+      if (seeds.person[s]) {
+        c.x[s] = (sums[s * 7 + 1] as number) / count;
+        c.y[s] = (sums[s * 7 + 2] as number) / count;
+      }
+      c.l[s] = (sums[s * 7 + 3] as number) / count;
+      c.a[s] = (sums[s * 7 + 4] as number) / count;
+      c.b[s] = (sums[s * 7 + 5] as number) / count;
+      c.m[s] = (sums[s * 7 + 6] as number) / count;
+    }
+  }
+  return labels;
+}
+
+/**
+ * Gives every connected piece its own tile id and folds specks (pieces much smaller than their
+ * tile should be) into the neighbour they touch, so no tile is scattered or a crumb.
+ */
+function enforceConnectivity(
+  labels: Int32Array,
+  width: number,
+  height: number,
+  seeds: Seeds,
+): { labels: Int32Array; origin: Int32Array; count: number } {
+  const n = width * height;
+  const out = new Int32Array(n).fill(-1);
+  const origin: number[] = [];
+  const stack = new Int32Array(n);
+  const members = new Int32Array(n);
+  for (let start = 0; start < n; start++) {
+    if ((out[start] as number) >= 0) continue;
+    const label = labels[start] as number;
+    const x = start % width;
+    let adjacent = -1;
+    if (x > 0) adjacent = out[start - 1] as number;
+    if (adjacent < 0 && start >= width) adjacent = out[start - width] as number;
+    const id = origin.length;
+    let top = 0;
+    let size = 0;
+    stack[top++] = start;
+    out[start] = id;
+    while (top > 0) {
+      const i = stack[--top] as number;
+      members[size++] = i;
+      const ix = i % width;
+      if (ix > 0 && out[i - 1] === -1 && labels[i - 1] === label) {
+        out[i - 1] = id;
+        stack[top++] = i - 1;
+      }
+      if (ix < width - 1 && out[i + 1] === -1 && labels[i + 1] === label) {
+        out[i + 1] = id;
+        stack[top++] = i + 1;
+      }
+      if (i >= width && out[i - width] === -1 && labels[i - width] === label) {
+        out[i - width] = id;
+        stack[top++] = i - width;
+      }
+      if (i < n - width && out[i + width] === -1 && labels[i + width] === label) {
+        out[i + width] = id;
+        stack[top++] = i + width;
+      }
+    }
+    const spacing = label >= 0 ? (seeds.size[label] as number) / 2 : 0;
+    const speck = label < 0 || size < Math.max(3, 0.3 * spacing * spacing);
+    if (speck && adjacent >= 0) {
+      for (let m = 0; m < size; m++) out[members[m] as number] = adjacent;
+    } else {
+      origin.push(Math.max(label, 0));
+    }
+  }
+  return { labels: out, origin: Int32Array.from(origin), count: origin.length };
+}
+
+function measure(half: HalfImage, labels: Int32Array, count: number, origin: Int32Array, seeds: Seeds): Centres {
+  const sums = new Float64Array(count * 7);
+  const { width, height, lab, mask } = half;
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      const o = (labels[i] as number) * 7;
+      sums[o] = (sums[o] as number) + 1;
+      sums[o + 1] = (sums[o + 1] as number) + x;
+      sums[o + 2] = (sums[o + 2] as number) + y;
+      sums[o + 3] = (sums[o + 3] as number) + (lab[i * 3] as number);
+      sums[o + 4] = (sums[o + 4] as number) + (lab[i * 3 + 1] as number);
+      sums[o + 5] = (sums[o + 5] as number) + (lab[i * 3 + 2] as number);
+      sums[o + 6] = (sums[o + 6] as number) + (mask[i] as number);
+    }
+  }
+  const c: Centres = {
+    x: new Float32Array(count),
+    y: new Float32Array(count),
+    l: new Float32Array(count),
+    a: new Float32Array(count),
+    b: new Float32Array(count),
+    m: new Float32Array(count),
+    colourWeight: new Float32Array(count),
+  };
+  for (let t = 0; t < count; t++) {
+    const size = Math.max(1, sums[t * 7] as number);
+    c.x[t] = (sums[t * 7 + 1] as number) / size;
+    c.y[t] = (sums[t * 7 + 2] as number) / size;
+    c.l[t] = (sums[t * 7 + 3] as number) / size;
+    c.a[t] = (sums[t * 7 + 4] as number) / size;
+    c.b[t] = (sums[t * 7 + 5] as number) / size;
+    c.m[t] = (sums[t * 7 + 6] as number) / size;
+    c.colourWeight[t] = seeds.person[origin[t] as number] ? 1 / (COMPACTNESS * COMPACTNESS) : 0;
+  }
+  return c;
+}
+
+/** Upsamples the labels; where the four nearest half-resolution labels disagree, re-decides the pixel. */
+function refineToFull(
+  half: HalfImage,
+  halfLabels: Int32Array,
+  c: Centres,
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+): Int32Array {
+  const hw = half.width;
+  const hh = half.height;
+  const labels = new Int32Array(width * height);
+  const lab = new Float32Array(3);
+  for (let y = 0; y < height; y++) {
+    const hy = Math.min(hh - 1, y >> 1);
+    const ny = y & 1 ? Math.min(hh - 1, hy + 1) : Math.max(0, hy - 1);
+    const py = (y + 0.5) / 2 - 0.5;
+    for (let x = 0; x < width; x++) {
+      const hx = Math.min(hw - 1, x >> 1);
+      const nx = x & 1 ? Math.min(hw - 1, hx + 1) : Math.max(0, hx - 1);
+      const hi = hy * hw + hx;
+      const p = halfLabels[hi] as number;
+      const q = halfLabels[hy * hw + nx] as number;
+      const r = halfLabels[ny * hw + hx] as number;
+      const s = halfLabels[ny * hw + nx] as number;
+      const o = y * width + x;
+      if (p === q && p === r && p === s) {
+        labels[o] = p;
+        continue;
+      }
+      rgbToLab(rgb[o * 3] as number, rgb[o * 3 + 1] as number, rgb[o * 3 + 2] as number, lab, 0);
+      const px = (x + 0.5) / 2 - 0.5;
+      const inv = half.inverseSpacing2[hi] as number;
+      const m = half.mask[hi] as number;
+      let best = p;
+      let bestDistance = Number.POSITIVE_INFINITY;
+      for (const t of [p, q, r, s]) {
+        const dx = px - (c.x[t] as number);
+        const dy = py - (c.y[t] as number);
+        const dl = (lab[0] as number) - (c.l[t] as number);
+        const da = (lab[1] as number) - (c.a[t] as number);
+        const db = (lab[2] as number) - (c.b[t] as number);
+        const dm = m - (c.m[t] as number);
+        const d =
+          (dx * dx + dy * dy) * inv +
+          (c.colourWeight[t] as number) * (dl * dl + da * da + db * db) +
+          MASK_WEIGHT * dm * dm;
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = t;
+        }
+      }
+      labels[o] = best;
+    }
+  }
+  return labels;
+}
