@@ -1,0 +1,28 @@
+import { findMarket, getLocale } from '@selfie-mosaic/campaign';
+import { useLocation, useNavigate } from 'react-router';
+import { useLocale } from '../lib/locale-context';
+
+/** The market's languages; only shown where a market offers more than one. */
+export function LanguageSwitch() {
+  const { locale, country, t } = useLocale();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const locales = findMarket(country)?.locales ?? [];
+  if (locales.length < 2) return null;
+  const screen = pathname.split('/')[3] ?? 'start';
+  return (
+    <label className="language-switch">
+      <span className="visually-hidden">{t('meta.languageLabel')}</span>
+      <select value={locale.code} onChange={(event) => navigate(`/${country}/${event.target.value}/${screen}`)}>
+        {locales.map((code) => {
+          const option = getLocale(code);
+          return (
+            <option key={code} value={code} lang={option.tag}>
+              {option.name}
+            </option>
+          );
+        })}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,63 @@
+import type { Locale } from '@selfie-mosaic/campaign';
+import type { TFunction } from 'i18next';
+import { Suspense, useEffect, useMemo } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { preloadWhenIdle } from '../lib/idle-preload';
+import { rememberLocale } from '../lib/locale';
+import { type ActiveLocale, LocaleContext } from '../lib/locale-context';
+import { setDocumentLocale } from '../lib/page-meta';
+import { sessionStore } from '../lib/session';
+import { ErrorBoundary } from './ErrorPages';
+import { LanguageSwitch } from './LanguageSwitch';
+import { PageShell } from './PageShell';
+import { isScreenName, NEXT_SCREENS, SCREENS } from './screens';
+import { UpdateBanner } from './UpdateBanner';
+
+/** The frame of every `/:country/:language/*` page. */
+interface LocaleLayoutProps {
+  locale: Locale;
+  t: TFunction;
+  country: string;
+  countryName: string;
+}
+
+export function LocaleLayout({ locale, t, country, countryName }: LocaleLayoutProps) {
+  const { pathname } = useLocation();
+  const screen = pathname.split('/')[3];
+
+  const active = useMemo<ActiveLocale>(
+    () => ({ locale, t, country, countryName, path: (name) => `/${country}/${locale.code}/${name}` }),
+    [locale, t, country, countryName],
+  );
+
+  useEffect(() => {
+    setDocumentLocale(locale.tag, locale.dir);
+    rememberLocale(locale.code);
+    const session = sessionStore.getState();
+    if (session.currentCountry !== country || session.currentLanguage !== locale.code) {
+      sessionStore.update({ currentCountry: country, currentLanguage: locale.code });
+    }
+  }, [locale, country]);
+
+  useEffect(() => {
+    // The HTTP client loads after the first paint: the start screen itself never calls the API.
+    void import('../lib/pageview').then(({ sendPageview }) => sendPageview(country, locale.code, pathname));
+  }, [country, locale.code, pathname]);
+
+  useEffect(() => {
+    if (!isScreenName(screen)) return;
+    return preloadWhenIdle(NEXT_SCREENS[screen].map((name) => SCREENS[name]));
+  }, [screen]);
+
+  return (
+    <LocaleContext.Provider value={active}>
+      <PageShell t={t} languageSwitch={<LanguageSwitch />} banner={<UpdateBanner />}>
+        <ErrorBoundary key={pathname} framed={false}>
+          <Suspense fallback={<p className="loading">{t('meta.loading')}</p>}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </PageShell>
+    </LocaleContext.Provider>
+  );
+}

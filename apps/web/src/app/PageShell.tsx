@@ -1,0 +1,42 @@
+import { BRAND } from '@selfie-mosaic/campaign';
+import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
+import { MosaicMark } from '../lib/ui/MosaicMark';
+
+interface PageShellProps {
+  t: TFunction;
+  children: ReactNode;
+  /** The language switch of the market, when the page belongs to one. */
+  languageSwitch?: ReactNode;
+  banner?: ReactNode;
+}
+
+/** Every page: skip link, the health warning above and below, the brand header. */
+export function PageShell({ t, children, languageSwitch, banner }: PageShellProps) {
+  return (
+    <div className="page">
+      <a className="skip-link" href="#main">
+        {t('meta.skipToContent')}
+      </a>
+      <p className="warning-band">{t('warning.short')}</p>
+      {banner}
+      <header className="site-header">
+        <span className="wordmark">
+          <MosaicMark columns={3} rows={3} seed={11} className="wordmark__tiles" />
+          <span className="wordmark__text" translate="no">
+            {BRAND.brand}
+            <span className="wordmark__cross"> × </span>
+            {BRAND.partner}
+          </span>
+        </span>
+        {languageSwitch}
+      </header>
+      <main id="main" className="site-main" tabIndex={-1}>
+        {children}
+      </main>
+      <footer className="site-footer">
+        <p className="site-footer__warning">{t('warning.footer')}</p>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { findMarket, isLocaleCode, type LocaleCode } from '@selfie-mosaic/campaign';
+import { use, useEffect } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { preloadFontsFor } from '../lib/fonts';
+import { loadLocale } from '../lib/i18n';
+import { countryName } from '../lib/locale';
+import { NotFoundPage } from './ErrorPages';
+import { LocaleLayout } from './LocaleLayout';
+
+/** Validates `/:country/:language/*`, then renders the layout once the locale's copy has loaded. */
+export function LocaleRoute() {
+  const { country = '', language } = useParams();
+  const market = findMarket(country);
+  if (!market || !isLocaleCode(language)) return <NotFoundPage />;
+  const rest = window.location.pathname.split('/').slice(3).join('/') || 'start';
+  if (country !== market.country) return <Navigate to={`/${market.country}/${language}/${rest}`} replace />;
+  // A language the market does not offer: the country landing picks one it does.
+  if (!market.locales.includes(language)) return <Navigate to={`/${market.country}`} replace />;
+  return <LoadedLocale country={market.country} code={language} />;
+}
+
+function LoadedLocale({ country, code }: { country: string; code: LocaleCode }) {
+  const { locale, t } = use(loadLocale(code));
+  useEffect(() => void preloadFontsFor(locale), [locale]);
+  return <LocaleLayout locale={locale} t={t} country={country} countryName={countryName(country, locale.tag)} />;
+}

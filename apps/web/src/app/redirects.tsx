@@ -1,0 +1,20 @@
+import { findMarket } from '@selfie-mosaic/campaign';
+import { Navigate, useParams } from 'react-router';
+import { browserLanguages, localeCookie, marketForLocale, resolveLocale } from '../lib/locale';
+import { NotFoundPage } from './ErrorPages';
+
+/** `/`: the locale from cookie or browser languages (else en), in the market that fits it best. */
+export function RootRedirect() {
+  const languages = browserLanguages();
+  const code = resolveLocale({ cookie: localeCookie(), languages });
+  const market = marketForLocale(code, languages);
+  return <Navigate to={`/${market.country}/${code}/start`} replace />;
+}
+
+/** `/:country`: a locale of that market by cookie, browser languages, en, else the market's first. */
+export function CountryRedirect() {
+  const market = findMarket(useParams().country ?? '');
+  if (!market) return <NotFoundPage />;
+  const code = resolveLocale({ cookie: localeCookie(), languages: browserLanguages() }, market.locales);
+  return <Navigate to={`/${market.country}/${code}/start`} replace />;
+}

@@ -1,0 +1,58 @@
+import { findMarket, legalLinks } from '@selfie-mosaic/campaign';
+import { useNavigate } from 'react-router';
+import { ageCopy, useLocale } from '../../lib/locale-context';
+import { usePageMeta } from '../../lib/page-meta';
+import { sessionStore } from '../../lib/session';
+import { MosaicMark } from '../../lib/ui/MosaicMark';
+
+/** Screen 1: the age gate (SPEC §2). Yes goes on to the terms, No to the exit page. */
+export default function StartScreen() {
+  const { t, locale, country, countryName, path } = useLocale();
+  const navigate = useNavigate();
+  usePageMeta(t('start.title'));
+  const market = findMarket(country);
+  const links = legalLinks(country, locale.code, import.meta.env.VITE_LEGAL_BASE_URL || undefined);
+
+  const answer = (value: 'yes' | 'no') => {
+    sessionStore.update({ questionAnswer: value });
+    navigate(path(value === 'yes' ? 'curious' : 'exit'));
+  };
+
+  return (
+    <div className="screen start">
+      <section className="hero" aria-labelledby="age-question">
+        <MosaicMark columns={12} rows={5} seed={3} animated className="hero__mosaic" />
+        <p className="eyebrow">{t('start.eyebrow')}</p>
+        <h1 id="age-question" className="display">
+          {ageCopy(t, locale, 'start.question')}
+        </h1>
+        {market?.confirmResidence && (
+          <p className="lead">{ageCopy(t, locale, 'start.residence', { country: countryName })}</p>
+        )}
+        <div className="actions actions--split">
+          <button type="button" className="button" onClick={() => answer('yes')}>
+            {t('start.yes')}
+          </button>
+          <button type="button" className="button button--ghost" onClick={() => answer('no')}>
+            {t('start.no')}
+          </button>
+        </div>
+      </section>
+      <section className="card care" aria-labelledby="we-care">
+        <h2 id="we-care" className="heading">
+          {t('start.weCareHeading')}
+        </h2>
+        <p>{t('start.disclaimer')}</p>
+        <p className="care__warning">{t('warning.full', { country: countryName })}</p>
+        <nav className="legal-links" aria-label={t('start.weCareHeading')}>
+          <a href={links.dataProtection} target="_blank" rel="noopener noreferrer">
+            {t('start.dataProtection')}
+          </a>
+          <a href={links.imprint} target="_blank" rel="noopener noreferrer">
+            {t('start.imprint')}
+          </a>
+        </nav>
+      </section>
+    </div>
+  );
+}

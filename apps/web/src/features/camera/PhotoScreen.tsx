@@ -1,0 +1,225 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { jobSession } from '../../lib/job';
+import { useLocale } from '../../lib/locale-context';
+import { messageText } from '../../lib/messages';
+import { usePageMeta } from '../../lib/page-meta';
+import { sessionStore, useSession } from '../../lib/session';
+import { Countdown } from './Countdown';
+import { cameraErrorKey, canUseLiveCamera } from './camera-errors';
+import { fileToUpload, toJpeg } from './capture';
+import { FaceGuide } from './FaceGuide';
+import { FilePicker } from './FilePicker';
+import { UploadError, uploadPhoto } from './upload';
+import { cameraAlreadyAllowed, useCamera } from './useCamera';
+
+type Stage = 'permission' | 'starting' | 'live' | 'countdown' | 'review' | 'uploading' | 'uploadFailed' | 'cameraError';
+
+const COUNTDOWN_SECONDS = 3;
+
+/** Screen 5: camera permission, positioning, get-ready countdown, review, upload. */
+export default function PhotoScreen() {
+  const { t, path } = useLocale();
+  const navigate = useNavigate();
+  const session = useSession();
+  const camera = useCamera();
+  const liveCamera = useRef(canUseLiveCamera()).current;
+  const [stage, setStage] = useState<Stage>(liveCamera ? 'permission' : 'review');
+  const [photo, setPhoto] = useState<{ blob: Blob; url: string } | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  usePageMeta(t('photo.title'));
+
+  const openCamera = useCallback(
+    async (mode = camera.facing) => {
+      setStage('starting');
+      setMessage(null);
+      try {
+        await camera.start(mode);
+        setStage('live');
+      } catch (error) {
+        setMessage(t(`messages.${cameraErrorKey(error)}`));
+        setStage('cameraError');
+      }
+    },
+    [camera.start, camera.facing, t],
+  );
+
+  // Only on arrival: when the camera is already allowed, skip the permission step. Later camera
+  // starts are the visitor's choice, so this must not re-run when openCamera changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once on arrival by design.
+  useEffect(() => {
+    if (!liveCamera) return;
+    let cancelled = false;
+    void cameraAlreadyAllowed().then((allowed) => {
+      if (allowed && !cancelled) void openCamera('user');
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  useEffect(() => () => (photo ? URL.revokeObjectURL(photo.url) : undefined), [photo]);
+
+  const keepPhoto = useCallback((blob: Blob) => {
+    setPhoto({ blob, url: URL.createObjectURL(blob) });
+    setStage('review');
+  }, []);
+
+  const capture = useCallback(async () => {
+    const video = camera.videoRef.current;
+    if (!video?.videoWidth) return;
+    keepPhoto(await toJpeg(video, video.videoWidth, video.videoHeight, camera.facing === 'user'));
+  }, [camera.videoRef, camera.facing, keepPhoto]);
+
+  const switchCamera = async () => {
+    const previous = camera.facing;
+    try {
+      await camera.start(previous === 'user' ? 'environment' : 'user');
+      setMessage(null);
+    } catch {
+      setMessage(t('messages.cameraSwitchFailed'));
+      await camera.start(previous).catch(() => setStage('cameraError'));
+    }
+  };
+
+  const upload = async () => {
+    if (!photo) return;
+    setStage('uploading');
+    setMessage(null);
+    sessionStore.update({ isUploading: true, error: null });
+    try {
+      const response = await uploadPhoto(photo.blob, session.userSessionId);
+      camera.stop();
+      jobSession.startJob(response.job_id, {
+        status: response.status,
+        queue_position: response.queue_position,
+        error_message: null,
+      });
+      navigate(path('result'));
+    } catch (error) {
+      const text = error instanceof UploadError ? error.message : 'uploadFailed';
+      sessionStore.update({ isUploading: false, error: text });
+      setMessage(messageText(t, text));
+      setStage('uploadFailed');
+    }
+  };
+
+  const redo = () => {
+    setPhoto(null);
+    if (!liveCamera) return;
+    if (camera.live) setStage('live');
+    else void openCamera();
+  };
+
+  if (!session.consentGiven) return <Navigate to={path('curious')} replace />;
+  if (session.currentJobId && stage !== 'uploading') return <Navigate to={path('result')} replace />;
+
+  const showVideo = stage === 'live' || stage === 'countdown' || stage === 'starting';
+  const showPhoto = photo && (stage === 'review' || stage === 'uploading' || stage === 'uploadFailed');
+  const heading = {
+    permission: t('photo.permissionHeading'),
+    starting: t('photo.permissionHeading'),
+    live: t('photo.positionHeading'),
+    countdown: t('photo.getReadyHeading'),
+    review: photo ? t('photo.reviewHeading') : t('photo.title'),
+    uploading: t('photo.reviewHeading'),
+    uploadFailed: t('photo.reviewHeading'),
+    cameraError: t('photo.permissionHeading'),
+  }[stage];
+
+  return (
+    <section className="screen photo" aria-labelledby="photo-heading">
+      <h1 id="photo-heading" className="heading heading--screen">
+        {heading}
+      </h1>
+      <div className={`viewfinder${stage === 'countdown' ? ' viewfinder--ready' : ''}`}>
+        <video
+          ref={camera.videoRef}
+          className={`viewfinder__video${camera.facing === 'user' ? ' viewfinder__video--mirrored' : ''}`}
+          hidden={!showVideo}
+          playsInline
+          muted
+          autoPlay
+          aria-label={t('photo.previewLabel')}
+        />
+        {showVideo && <FaceGuide />}
+        {showPhoto && <img className="viewfinder__photo" src={photo.url} alt={t('photo.reviewLabel')} />}
+        {!showVideo && !showPhoto && <div className="viewfinder__placeholder" aria-hidden="true" />}
+        {stage === 'countdown' && (
+          <Countdown
+            from={COUNTDOWN_SECONDS}
+            label={(count) => t('photo.countdownLabel', { count })}
+            onDone={() => void capture()}
+          />
+        )}
+        {stage === 'uploading' && (
+          <div className="viewfinder__busy" role="status">
+            <span className="spinner" aria-hidden="true" />
+            <span>{t('photo.uploading')}</span>
+          </div>
+        )}
+      </div>
+
+      <div className="photo__copy">
+        {stage === 'permission' && <p className="lead">{t('photo.permissionBody')}</p>}
+        {stage === 'live' && <p className="lead">{t('photo.positionHint')}</p>}
+        {stage === 'countdown' && <p className="lead">{t('photo.getReadyBody')}</p>}
+        {!liveCamera && !photo && <p className="lead">{t('photo.noCameraInApp')}</p>}
+        <p className="form-error" role="alert">
+          {message}
+        </p>
+      </div>
+
+      <div className="actions">
+        {stage === 'permission' && (
+          <button type="button" className="button" onClick={() => void openCamera('user')}>
+            {t('photo.allowCamera')}
+          </button>
+        )}
+        {stage === 'live' && (
+          <>
+            <button type="button" className="button" onClick={() => setStage('countdown')} disabled={!camera.live}>
+              {t('photo.takePhoto')}
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => void switchCamera()}>
+              {t('photo.switchCamera')}
+            </button>
+          </>
+        )}
+        {(stage === 'review' || stage === 'uploadFailed') && photo && (
+          <>
+            <button type="button" className="button" onClick={() => void upload()}>
+              {stage === 'uploadFailed' ? t('photo.tryAgain') : t('photo.continue')}
+            </button>
+            {liveCamera ? (
+              <button type="button" className="button button--ghost" onClick={redo}>
+                {t('photo.redo')}
+              </button>
+            ) : (
+              <FilePicker
+                label={t('photo.redo')}
+                onFile={(file) => void fileToUpload(file).then(keepPhoto)}
+                primary={false}
+              />
+            )}
+          </>
+        )}
+        {stage === 'cameraError' && (
+          <>
+            <button type="button" className="button" onClick={() => void openCamera()}>
+              {t('photo.tryAgain')}
+            </button>
+            <FilePicker
+              label={t('photo.chooseFile')}
+              onFile={(file) => void fileToUpload(file).then(keepPhoto)}
+              primary={false}
+            />
+          </>
+        )}
+        {!liveCamera && !photo && (
+          <FilePicker label={t('photo.chooseFile')} onFile={(file) => void fileToUpload(file).then(keepPhoto)} />
+        )}
+      </div>
+    </section>
+  );
+}

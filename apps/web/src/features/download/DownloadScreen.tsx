@@ -1,0 +1,45 @@
+import { Link } from 'react-router';
+import { artworkDownloadUrl } from '../../lib/job-api';
+import { useLocale } from '../../lib/locale-context';
+import { usePageMeta } from '../../lib/page-meta';
+import { useSession } from '../../lib/session';
+
+/** The artwork on its own, for browsers that cannot save a download: press and hold, or the button. */
+export default function DownloadScreen() {
+  const { t, path } = useLocale();
+  const { processedImage } = useSession();
+  usePageMeta(t('download.title'));
+
+  if (!processedImage) {
+    return (
+      <section className="screen screen--centered download" aria-labelledby="download-heading">
+        <h1 id="download-heading" className="display">
+          {t('download.heading')}
+        </h1>
+        <p className="lead">{t('download.missing')}</p>
+        <div className="actions">
+          <Link className="button" to={path('start')}>
+            {t('download.backToStart')}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <section className="screen download" aria-labelledby="download-heading">
+      <figure className="artwork">
+        <img src={processedImage} alt={t('result.artworkAlt')} width={1080} height={1350} />
+      </figure>
+      <h1 id="download-heading" className="display">
+        {t('download.heading')}
+      </h1>
+      <p className="lead">{t('download.body')}</p>
+      <div className="actions">
+        <a className="button" href={artworkDownloadUrl(processedImage)} download="">
+          {t('download.button')}
+        </a>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import { Link } from 'react-router';
+import { ageCopy, useLocale } from '../../lib/locale-context';
+import { usePageMeta } from '../../lib/page-meta';
+
+/** Screen 2: the visitor is not an adult user of nicotine or tobacco products. */
+export default function ExitScreen() {
+  const { t, locale, path } = useLocale();
+  usePageMeta(t('exit.title'));
+  return (
+    <section className="screen screen--centered exit">
+      <h1 className="display">{t('exit.heading')}</h1>
+      <p className="lead">{ageCopy(t, locale, 'exit.body')}</p>
+      <div className="actions">
+        <Link className="button button--ghost" to={path('start')}>
+          {t('exit.back')}
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,143 @@
+import { CREATION_NOTICE_SECONDS } from '@selfie-mosaic/contract';
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { isInAppBrowser } from '../../lib/in-app-browser';
+import { jobSession } from '../../lib/job';
+import { artworkDownloadUrl } from '../../lib/job-api';
+import { useLocale } from '../../lib/locale-context';
+import { messageText } from '../../lib/messages';
+import { usePageMeta } from '../../lib/page-meta';
+import { useSession } from '../../lib/session';
+import { MosaicMark } from '../../lib/ui/MosaicMark';
+import { QueueProgress } from './QueueProgress';
+import { canShareFiles, fetchArtworkFile, shareArtwork } from './share';
+
+/** Screen 6: the queue while the artwork is made, then the artwork with download, share and restart. */
+export default function ResultScreen() {
+  const { t, path } = useLocale();
+  const navigate = useNavigate();
+  const session = useSession();
+  const [checkedStoredJob, setCheckedStoredJob] = useState(false);
+  usePageMeta(t('result.title'));
+
+  useEffect(() => {
+    const { currentJobId, processedImage, isProcessing } = jobSession.store.getState();
+    // Back after a reload: the saved job is checked before it is trusted (SPEC §4).
+    if (currentJobId && !processedImage && !jobSession.monitoring && isProcessing) {
+      void jobSession.validateStoredJob().finally(() => setCheckedStoredJob(true));
+    } else {
+      setCheckedStoredJob(true);
+    }
+  }, []);
+
+  if (!session.currentJobId && !session.processedImage) {
+    return <Navigate to={path(session.consentGiven ? 'photo' : 'start')} replace />;
+  }
+
+  const restart = () => {
+    jobSession.reset();
+    navigate(path('start'));
+  };
+  const newPhoto = () => {
+    jobSession.clearPhotoData();
+    navigate(path('photo'));
+  };
+
+  if (session.processedImage) return <Artwork imageUrl={session.processedImage} onRestart={restart} />;
+
+  if (session.error && !session.isProcessing) {
+    return (
+      <section className="screen screen--centered result" aria-labelledby="result-heading">
+        <h1 id="result-heading" className="display">
+          {t('result.failedHeading')}
+        </h1>
+        <p className="lead" role="alert">
+          {messageText(t, session.error)}
+        </p>
+        <div className="actions">
+          <button type="button" className="button" onClick={newPhoto}>
+            {t('result.takeNewPhoto')}
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <section className="screen screen--centered result" aria-labelledby="result-heading" aria-busy="true">
+      <MosaicMark columns={8} rows={10} seed={31} animated className="result__weaving" />
+      <h1 id="result-heading" className="display">
+        {t('result.creatingHeading')}
+      </h1>
+      <p className="lead">{t('result.creatingNote', { seconds: CREATION_NOTICE_SECONDS })}</p>
+      {checkedStoredJob && (
+        <QueueProgress
+          t={t}
+          position={session.queueStatus?.queue_position ?? 0}
+          serverLoad={session.serverLoadDetected}
+        />
+      )}
+    </section>
+  );
+}
+
+function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => void }) {
+  const { t, path } = useLocale();
+  const [file, setFile] = useState<File | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const shareable = canShareFiles();
+  // In-app browsers ignore downloads: the download page lets the visitor press and hold the image.
+  const downloadHref = isInAppBrowser(navigator.userAgent) ? path('download') : artworkDownloadUrl(imageUrl);
+
+  useEffect(() => {
+    if (!shareable) return;
+    let cancelled = false;
+    fetchArtworkFile(imageUrl).then(
+      (fetched) => !cancelled && setFile(fetched),
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [imageUrl, shareable]);
+
+  const share = async () => {
+    setProblem(null);
+    const outcome = await shareArtwork(file, imageUrl);
+    if (outcome === 'unsupported') window.location.assign(artworkDownloadUrl(imageUrl));
+  };
+
+  return (
+    <section className="screen result result--done" aria-labelledby="result-heading">
+      <figure className="artwork">
+        <img
+          src={imageUrl}
+          alt={t('result.artworkAlt')}
+          width={1080}
+          height={1350}
+          onError={() => setProblem(t('messages.downloadFailed'))}
+        />
+      </figure>
+      <h1 id="result-heading" className="display">
+        {t('result.doneHeading')}
+      </h1>
+      <p className="lead">{t('result.doneBody')}</p>
+      <p className="form-error" role="alert">
+        {problem}
+      </p>
+      <div className="actions">
+        <a className="button" href={downloadHref} download={downloadHref.includes('download=1') ? '' : undefined}>
+          {t('result.download')}
+        </a>
+        {shareable && (
+          <button type="button" className="button button--ghost" onClick={() => void share()}>
+            {t('result.share')}
+          </button>
+        )}
+        <button type="button" className="button button--quiet" onClick={onRestart}>
+          {t('result.restart')}
+        </button>
+      </div>
+    </section>
+  );
+}

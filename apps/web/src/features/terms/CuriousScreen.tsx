@@ -1,0 +1,83 @@
+import { useId, useState } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { useLocale } from '../../lib/locale-context';
+import { messageText } from '../../lib/messages';
+import { usePageMeta } from '../../lib/page-meta';
+import { sessionStore, useSession } from '../../lib/session';
+import { MosaicMark } from '../../lib/ui/MosaicMark';
+import { submitConsent } from './consent';
+
+/** Screen 3: accept the terms, then continue to the camera. */
+export default function CuriousScreen() {
+  const { t, locale, country, path } = useLocale();
+  const navigate = useNavigate();
+  const session = useSession();
+  const [agreed, setAgreed] = useState(session.consentGiven);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const checkboxId = useId();
+  const problemId = useId();
+  usePageMeta(t('curious.title'));
+
+  if (session.questionAnswer !== 'yes') return <Navigate to={path('start')} replace />;
+
+  const onContinue = async () => {
+    if (!agreed) {
+      setProblem(t('curious.mustAgree'));
+      return;
+    }
+    setSending(true);
+    setProblem(null);
+    try {
+      await submitConsent({
+        country_iso: country,
+        language: locale.code,
+        question_answer: 'yes',
+        consent_given: true,
+        ip_address: null,
+        user_session_id: session.userSessionId,
+      });
+      sessionStore.update({ consentGiven: true });
+      navigate(path('photo'));
+    } catch (error) {
+      setProblem(messageText(t, error instanceof Error ? error.message : 'consentFailed'));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <section className="screen curious" aria-labelledby="curious-heading">
+      <MosaicMark columns={10} rows={3} seed={23} className="screen__mosaic" />
+      <h1 id="curious-heading" className="display">
+        {t('curious.heading')}
+      </h1>
+      <p className="lead">{t('curious.body')}</p>
+      <div className="consent">
+        <input
+          id={checkboxId}
+          type="checkbox"
+          className="consent__box"
+          checked={agreed}
+          aria-describedby={problem ? problemId : undefined}
+          aria-invalid={problem !== null && !agreed}
+          onChange={(event) => {
+            setAgreed(event.target.checked);
+            if (event.target.checked) setProblem(null);
+          }}
+        />
+        <label htmlFor={checkboxId} className="consent__label">
+          {t('curious.agree')} <Link to={path('terms')}>{t('curious.termsLink')}</Link>
+        </label>
+      </div>
+      <p id={problemId} className="form-error" role="alert">
+        {problem}
+      </p>
+      <div className="actions">
+        <button type="button" className="button" onClick={onContinue} disabled={sending} aria-busy={sending}>
+          {t('curious.continue')}
+        </button>
+      </div>
+    </section>
+  );
+}

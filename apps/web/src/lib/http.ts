@@ -1,0 +1,42 @@
+import { HTTP_RETRY, XSRF } from '@selfie-mosaic/contract';
+import { type FetchOptions, ofetch } from 'ofetch';
+import { readCookie } from './cookies';
+
+/**
+ * The API base from public runtime configuration: a `<meta name="api-base">` the operator can set in
+ * the served index.html, else the build-time `VITE_API_BASE`, else the same origin.
+ */
+export function apiBase(): string {
+  const meta = globalThis.document?.querySelector<HTMLMetaElement>('meta[name="api-base"]')?.content;
+  const base = meta || import.meta.env.VITE_API_BASE || '';
+  return base.replace(/\/$/, '');
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** SPEC §9: one retry for methods that change nothing, none for the others. */
+export function retriesFor(method: string | undefined): number {
+  return SAFE_METHODS.has((method ?? 'GET').toUpperCase())
+    ? HTTP_RETRY.safeMethodRetries
+    : HTTP_RETRY.mutatingMethodRetries;
+}
+
+/**
+ * The app's HTTP client: ofetch with the retry policy of SPEC §9, no default timeout, and the
+ * double-submit XSRF header on every request that changes something.
+ */
+export const http = ofetch.create({
+  retryStatusCodes: [...HTTP_RETRY.statusCodes],
+  onRequest({ options }) {
+    const method = (options.method ?? 'GET').toUpperCase();
+    if (options.retry === undefined) options.retry = retriesFor(method);
+    if (!SAFE_METHODS.has(method)) {
+      const token = readCookie(XSRF.cookie);
+      if (token) options.headers.set(XSRF.header, token);
+    }
+  },
+});
+
+export function apiRequest<T>(path: string, options: FetchOptions<'json'> = {}): Promise<T> {
+  return http<T>(`${apiBase()}${path}`, options as FetchOptions<'json'>);
+}

@@ -1,0 +1,84 @@
+import { getLocale, type Locale, type LocaleCode } from '@selfie-mosaic/campaign';
+import { MESSAGES, QUEUE_MESSAGES } from '@selfie-mosaic/contract';
+import i18next, { type TFunction } from 'i18next';
+
+type Resources = Record<string, unknown>;
+
+/**
+ * One hashed JSON file per locale, fetched on demand: a visitor downloads only their own language,
+ * and as data, not as JavaScript the browser must parse and compile.
+ */
+const urls = import.meta.glob<string>('../locales/*.json', { query: '?url', import: 'default', eager: true });
+const loaders: Record<string, () => Promise<Resources>> = Object.fromEntries(
+  Object.entries(urls).map(([path, url]) => [path, () => fetchJson(url)]),
+);
+
+async function fetchJson(url: string): Promise<Resources> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return (await response.json()) as Resources;
+}
+
+function loaderFor(code: string) {
+  return loaders[`../locales/${code}.json`];
+}
+
+/** `{n}` of the contract's queue messages in i18next's `{{n}}` syntax. */
+export function toI18nextPlaceholders(text: string): string {
+  return text.replace(/\{(\w+)\}/g, '{{$1}}');
+}
+
+/**
+ * English is written once: en.json holds the UI copy, the contract holds the SPEC §8 messages and the
+ * queue messages. They meet here as the `messages` and `queue` sections.
+ */
+export function mergeEnglish(ui: Resources): Resources {
+  const queue = Object.fromEntries(
+    Object.entries(QUEUE_MESSAGES).map(([key, text]) => [key, toI18nextPlaceholders(text)]),
+  );
+  return { ...ui, messages: { ...MESSAGES }, queue };
+}
+
+export const i18n = i18next.createInstance();
+void i18n.init({
+  initAsync: false,
+  resources: {},
+  fallbackLng: 'en',
+  interpolation: { escapeValue: false },
+  returnEmptyString: false,
+});
+
+export interface LoadedLocale {
+  locale: Locale;
+  t: TFunction;
+}
+
+const loading = new Map<LocaleCode, Promise<LoadedLocale>>();
+
+async function addBundle(code: LocaleCode): Promise<boolean> {
+  if (i18n.hasResourceBundle(code, 'translation')) return true;
+  const load = loaderFor(code);
+  if (!load) return false;
+  const resources = await load();
+  i18n.addResourceBundle(code, 'translation', code === 'en' ? mergeEnglish(resources) : resources, true, true);
+  return true;
+}
+
+/** Loads a locale's copy once; a locale whose file has not landed yet reads in English. */
+export function loadLocale(code: LocaleCode): Promise<LoadedLocale> {
+  let pending = loading.get(code);
+  if (!pending) {
+    pending = (async () => {
+      const found = await addBundle(code);
+      if (!found) await addBundle('en');
+      return { locale: getLocale(code), t: i18n.getFixedT(found ? code : 'en') };
+    })();
+    pending.catch(() => loading.delete(code));
+    loading.set(code, pending);
+  }
+  return pending;
+}
+
+export function availableLocaleFiles(): string[] {
+  return Object.keys(loaders).map((path) => path.replace('../locales/', '').replace('.json', ''));
+}

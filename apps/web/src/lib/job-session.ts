@@ -1,0 +1,123 @@
+import { isActiveStatus, type QueueStatus, type ResultResponse } from '@selfie-mosaic/contract';
+import { JobMonitor, type MonitorDeps, statusOf } from './job-monitor';
+import type { SessionStore } from './session-store';
+
+export interface JobSessionDeps extends MonitorDeps {
+  artworkUrl(filePath: string): string;
+}
+
+/**
+ * Ties the session store to the job monitor: starting and resuming monitoring, validating a stored
+ * job on return (SPEC §4), and the reset/clear semantics that also stop any monitoring.
+ */
+export class JobSession {
+  private monitor: JobMonitor | null = null;
+
+  constructor(
+    readonly store: SessionStore,
+    private readonly deps: JobSessionDeps,
+  ) {}
+
+  get monitoring(): boolean {
+    return this.monitor?.active ?? false;
+  }
+
+  /** After an upload: remember the job and follow it. */
+  startJob(jobId: string, initial: QueueStatus | null): void {
+    this.store.update({
+      currentJobId: jobId,
+      queueStatus: initial,
+      processedImage: null,
+      isUploading: false,
+      isProcessing: true,
+      error: null,
+      serverLoadDetected: false,
+    });
+    this.monitorJob(jobId);
+  }
+
+  monitorJob(jobId: string): void {
+    this.monitor?.stop();
+    const monitor = new JobMonitor(jobId, this.deps, {
+      onStatus: (queueStatus) => this.ifCurrent(monitor, () => this.store.update({ queueStatus })),
+      onServerLoad: (serverLoadDetected) => this.ifCurrent(monitor, () => this.store.update({ serverLoadDetected })),
+      onCompleted: (result) => this.ifCurrent(monitor, () => this.complete(result)),
+      onFailed: (message, code) =>
+        this.ifCurrent(monitor, () => this.store.update({ isProcessing: false, error: code ?? message })),
+    });
+    this.monitor = monitor;
+    monitor.start();
+  }
+
+  /**
+   * Checks a job saved by an earlier visit (SPEC §4). True when the session still holds a usable job
+   * (completed, or resumed monitoring); false when it was reset.
+   */
+  async validateStoredJob(): Promise<boolean> {
+    const jobId = this.store.getState().currentJobId;
+    if (!jobId) return false;
+    let status: QueueStatus;
+    try {
+      status = await this.deps.fetchStatus(jobId);
+    } catch (error) {
+      if (statusOf(error) === 404) {
+        this.reset();
+        return false;
+      }
+      // The job may well exist: a network blip or overload must not throw away the visitor's work.
+      return true;
+    }
+    if (status.status === 'completed') {
+      try {
+        this.complete(await this.deps.fetchResult(jobId));
+      } catch (error) {
+        if (statusOf(error) === 404) {
+          this.reset();
+          return false;
+        }
+      }
+      return true;
+    }
+    if (status.status === 'failed') {
+      this.reset();
+      return false;
+    }
+    if (isActiveStatus(status.status)) {
+      this.store.update({ queueStatus: status, isProcessing: true });
+      this.monitorJob(jobId);
+      return true;
+    }
+    this.reset();
+    return false;
+  }
+
+  /** Clears everything, stops polling and clears storage. */
+  reset(): void {
+    this.stopMonitoring();
+    this.store.reset();
+  }
+
+  /** Drops the photo and its job, keeping the session, consent and answer (for a new photo). */
+  clearPhotoData(): void {
+    this.stopMonitoring();
+    this.store.clearPhotoData();
+  }
+
+  stopMonitoring(): void {
+    this.monitor?.stop();
+    this.monitor = null;
+  }
+
+  private complete(result: ResultResponse): void {
+    this.store.update({
+      processedImage: this.deps.artworkUrl(result.file_path),
+      isProcessing: false,
+      error: null,
+      serverLoadDetected: false,
+    });
+  }
+
+  private ifCurrent(monitor: JobMonitor, action: () => void): void {
+    if (this.monitor === monitor) action();
+  }
+}

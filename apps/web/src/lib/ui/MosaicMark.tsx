@@ -1,0 +1,54 @@
+import { ART_VARIANTS } from '@selfie-mosaic/campaign';
+
+const PALETTE = ART_VARIANTS.standard.pattern;
+
+/** Small deterministic pseudo-random sequence so the pattern is the same on every render and build. */
+function tileColours(count: number, seed: number): string[] {
+  let state = seed;
+  return Array.from({ length: count }, () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return PALETTE[state % PALETTE.length] ?? PALETTE[0];
+  });
+}
+
+interface MosaicMarkProps {
+  columns?: number;
+  rows?: number;
+  seed?: number;
+  /** Tiles settle one after another, like a mosaic being laid (skipped with reduced motion). */
+  animated?: boolean;
+  className?: string;
+}
+
+/** A decorative field of tesserae in the campaign palette. */
+export function MosaicMark({ columns = 8, rows = 4, seed = 7, animated = false, className }: MosaicMarkProps) {
+  const size = 10;
+  const gap = 1.5;
+  const colours = tileColours(columns * rows, seed);
+  return (
+    <svg
+      className={`mosaic-mark${animated ? ' mosaic-mark--animated' : ''}${className ? ` ${className}` : ''}`}
+      viewBox={`0 0 ${columns * size} ${rows * size}`}
+      aria-hidden="true"
+      focusable="false"
+    >
+      {colours.map((fill, index) => {
+        const x = (index % columns) * size;
+        const y = Math.floor(index / columns) * size;
+        return (
+          <rect
+            // biome-ignore lint/suspicious/noArrayIndexKey: tiles are a fixed grid, their index is their identity.
+            key={index}
+            x={x + gap / 2}
+            y={y + gap / 2}
+            width={size - gap}
+            height={size - gap}
+            rx={1.6}
+            fill={fill}
+            style={animated ? { animationDelay: `${((index * 37) % (columns * rows)) * 45}ms` } : undefined}
+          />
+        );
+      })}
+    </svg>
+  );
+}

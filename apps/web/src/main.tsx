@@ -1,0 +1,26 @@
+import { StrictMode, Suspense } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { ErrorBoundary } from './app/ErrorPages';
+import { AppRoutes } from './app/router';
+import { Splash } from './app/Splash';
+import { installChunkErrorReload } from './lib/chunk-reload';
+import './lib/fonts';
+import './styles/global.css';
+
+installChunkErrorReload();
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <ErrorBoundary framed>
+      <BrowserRouter>
+        <Suspense fallback={<Splash />}>
+          <AppRoutes />
+        </Suspense>
+      </BrowserRouter>
+    </ErrorBoundary>
+  </StrictMode>,
+);

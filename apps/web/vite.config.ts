@@ -1,0 +1,23 @@
+import react from '@vitejs/plugin-react';
+import { defaultClientConditions, defineConfig } from 'vite';
+import { buildInfo, createBuildId } from './build/build-info-plugin';
+import { preloadLatinFonts } from './build/font-preload-plugin';
+
+const buildId = createBuildId();
+const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
+
+export default defineConfig({
+  plugins: [react(), buildInfo(buildId), preloadLatinFonts()],
+  // The workspace packages bundle from their TypeScript sources.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
+  define: { __BUILD_ID__: JSON.stringify(buildId) },
+  server: {
+    proxy: { '/api': apiTarget, '/files': apiTarget },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    assetsInlineLimit: 0,
+  },
+});
