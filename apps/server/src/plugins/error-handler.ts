@@ -12,6 +12,7 @@ const FRAMEWORK_ERRORS: Record<string, ApiErrorCode> = {
   FST_FILES_LIMIT: 'invalidField',
   FST_FIELDS_LIMIT: 'invalidField',
   FST_PROTO_VIOLATION: 'invalidField',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupportedMedia',
 };
 
 const FRAMEWORK_MESSAGES: Record<string, string> = {

@@ -50,12 +50,10 @@ export function twelveMegabytes(): Buffer {
 
 /** A 100-megapixel PNG that compresses to a few hundred kilobytes: a decompression bomb. */
 export function hundredMegapixelPng(): Promise<Buffer> {
-  return sharp(
-    { create: { width: 10_000, height: 10_000, channels: 3, background: '#808080' } },
-    {
-      limitInputPixels: false,
-    },
-  )
+  return sharp({
+    create: { width: 10_000, height: 10_000, channels: 3, background: '#808080' },
+    limitInputPixels: false,
+  })
     .png({ compressionLevel: 9, palette: true })
     .toBuffer();
 }

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSessionId, type QueueStatus, XSRF } from '@selfie-mosaic/contract';
+import type { BuildOptions } from '../app.js';
 import { type StartedServer, startServer } from '../start.js';
 
 export interface TestServer extends StartedServer {
@@ -13,15 +15,19 @@ export interface TestServer extends StartedServer {
 /** Defaults for API tests: one worker thread (the machine is shared), quiet logs, no web build. */
 export async function startTestServer(
   env: Record<string, string> = {},
-  dataDir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-api-')),
+  options: BuildOptions & { dataDir?: string } = {},
 ): Promise<TestServer> {
-  const server = await startServer({
-    WORKERS: '1',
-    LOG_LEVEL: 'silent',
-    WEB_DIST: path.join(dataDir, 'no-web-build'),
-    ...env,
-    DATA_DIR: dataDir,
-  });
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-api-'));
+  const server = await startServer(
+    {
+      WORKERS: '1',
+      LOG_LEVEL: 'silent',
+      WEB_DIST: path.join(dataDir, 'no-web-build'),
+      ...env,
+      DATA_DIR: dataDir,
+    },
+    options,
+  );
   return {
     ...server,
     dataDir,
@@ -118,4 +124,16 @@ export class Client {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+}
+
+/** A port nobody listens on right now, for servers started as child processes. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }
