@@ -44,17 +44,22 @@ export async function registerWeb(app: FastifyInstance, webDist: string): Promis
     });
   }
 
+  // Read per request: a new build can replace index.html while the server runs.
+  const sendIndex = async (reply: FastifyReply, status: number) =>
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(await readFile(path.join(webDist, 'index.html')));
+
+  if (hasWeb) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply, 200));
+
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (pathname.startsWith('/api/') || pathname === '/api' || !wantsPage || !hasWeb) {
       return reply.code(404).send({ error: API_ERRORS.notFound.message });
     }
-    const html = await readFile(path.join(webDist, 'index.html'));
-    return reply
-      .code(isAppRoute(pathname) ? 200 : 404)
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(html);
+    return sendIndex(reply, isAppRoute(pathname) ? 200 : 404);
   });
 }

@@ -1,0 +1,97 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { XSRF } from '@selfie-mosaic/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import { isAppRoute } from './web.js';
+
+const INDEX = '<!doctype html><html><head><title>Selfie Mosaic</title></head><body><div id="root"></div></body></html>';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({}, {});
+  const webDist = path.join(server.dataDir, 'web');
+  mkdirSync(path.join(webDist, 'assets'), { recursive: true });
+  mkdirSync(path.join(webDist, 'builds'), { recursive: true });
+  writeFileSync(path.join(webDist, 'index.html'), INDEX);
+  writeFileSync(path.join(webDist, 'assets', 'index-4f2a9c1b.js'), 'console.log("app");');
+  writeFileSync(path.join(webDist, 'builds', 'latest.json'), '{"id":"4f2a9c1b"}');
+  writeFileSync(path.join(webDist, 'robots.txt'), 'User-agent: *\n');
+  // The web build must exist when the app is built, so restart on the same data dir with WEB_DIST set.
+  await server.close();
+  server = await startTestServer({ WEB_DIST: webDist }, { dataDir: server.dataDir });
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+describe('hosting the web build', () => {
+  it.each([
+    '/',
+    '/de',
+    '/de/de/start',
+    '/ae/ae-ar/result',
+    '/kz/kz-ru/photo',
+    '/ch/fr/curious',
+    '/lv/lv/terms',
+    '/gb/en/download',
+    '/jo/jo-en/exit',
+  ])('answers the app route %s with index.html, 200, uncached', async (pathname) => {
+    const response = await fetch(`${server.url}${pathname}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(await response.text()).toBe(INDEX);
+  });
+
+  it('sets the XSRF cookie with the page', async () => {
+    const response = await fetch(`${server.url}/de/de/start`);
+    expect(response.headers.getSetCookie().some((c) => c.startsWith(`${XSRF.cookie}=`))).toBe(true);
+  });
+
+  it.each(['/xx', '/de/de/nowhere', '/de/xx/start', '/de/de/start/extra', '/no/such/page/here'])(
+    'answers the unknown page %s with index.html and 404, so the app shows its 404 page',
+    async (pathname) => {
+      const response = await fetch(`${server.url}${pathname}`);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await response.text()).toBe(INDEX);
+    },
+  );
+
+  it('caches hashed assets for good and revalidates build manifests and index.html', async () => {
+    const asset = await fetch(`${server.url}/assets/index-4f2a9c1b.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const latest = await fetch(`${server.url}/builds/latest.json`);
+    expect(latest.status).toBe(200);
+    expect(latest.headers.get('cache-control')).toBe('no-cache');
+    expect(await latest.json()).toEqual({ id: '4f2a9c1b' });
+    const index = await fetch(`${server.url}/index.html`);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect((await fetch(`${server.url}/robots.txt`)).status).toBe(200);
+  });
+
+  it('answers unknown API paths and missing assets with JSON 404', async () => {
+    const api = await fetch(`${server.url}/api/unknown`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({ error: 'Not found' });
+    const traversal = await fetch(`${server.url}/assets/..%2F..%2Fselfie-mosaic.sqlite`);
+    expect(traversal.status).toBe(404);
+    expect(await traversal.text()).not.toContain('SQLite');
+  });
+});
+
+describe('isAppRoute', () => {
+  it('knows the routes of SPEC §2 and nothing else', () => {
+    expect(isAppRoute('/')).toBe(true);
+    expect(isAppRoute('/me')).toBe(true);
+    expect(isAppRoute('/me/bm/start')).toBe(true);
+    expect(isAppRoute('/me/bm/start/')).toBe(true);
+    expect(isAppRoute('/favicon.ico')).toBe(false);
+    expect(isAppRoute('/me/bm')).toBe(false);
+    expect(isAppRoute('/me/zz/start')).toBe(false);
+  });
+});
