@@ -177,6 +177,18 @@ describe('a photo the engine refuses', () => {
 });
 
 describe('the event stream', () => {
+  it('counts a waiting job down the queue: position 2, then 1, then processing', async () => {
+    const photo = await facePhoto();
+    const first = await client.submit(photo);
+    await client.submit(photo);
+    const third = await client.submit(photo);
+    const messages = await followStream(third);
+    await client.waitUntilFinal(first);
+    const positions = messages.filter((m) => m.status === 'queued').map((m) => m.queue_position);
+    expect(positions.slice(-2)).toEqual([2, 1]);
+    expect(messages.map((m) => m.status).slice(-2)).toEqual(['processing', 'completed']);
+  });
+
   it('is unbuffered, sends `: ping` heartbeats and closes after the final status', async () => {
     const ahead = await client.submit(await facePhoto());
     const jobId = await client.submit(await facePhoto());

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { isFinalStatus, MESSAGES, type QueueStatus } from '@selfie-mosaic/contract';
 import type { Metrics } from '../plugins/metrics.js';
 import { jobStatus } from './job-status.js';
-import type { Backend, JobRecord } from './types.js';
+import type { Backend, JobEvent, JobRecord } from './types.js';
 
 interface OpenStream {
   jobId: string;
@@ -10,6 +10,8 @@ interface OpenStream {
   lastSent: string;
   lastStatus: QueueStatus['status'];
   eventId: number;
+  /** Status events received; a store read that started before one arrived is stale. */
+  eventsSeen: number;
   unsubscribe: () => void;
 }
 
@@ -63,13 +65,14 @@ export class StreamHub {
       lastSent: '',
       lastStatus: job.status,
       eventId: 0,
+      eventsSeen: 0,
       unsubscribe: () => {},
     };
     this.streams.add(stream);
     this.metrics.openStreams.inc();
     raw.on('close', () => this.drop(stream));
     // Subscribe before the first read so no change can slip between the two.
-    stream.unsubscribe = this.backend.events.subscribe(job.id, () => void this.refresh(stream));
+    stream.unsubscribe = this.backend.events.subscribe(job.id, (event) => void this.fromEvent(stream, event));
     await this.refresh(stream);
   }
 
@@ -80,7 +83,9 @@ export class StreamHub {
     for (const stream of [...this.streams]) stream.raw.end();
   }
 
+  /** Reads the job from the store: for the first message. */
   private async refresh(stream: OpenStream): Promise<void> {
+    const seen = stream.eventsSeen;
     const job = await this.backend.jobs.get(stream.jobId);
     if (!this.streams.has(stream)) return;
     if (!job) {
@@ -88,6 +93,31 @@ export class StreamHub {
       return;
     }
     const status = await jobStatus(this.backend, job);
+    if (stream.eventsSeen === seen) this.send(stream, status);
+  }
+
+  /** A status change carries everything but the position: no store read per stream. */
+  private async fromEvent(stream: OpenStream, event: JobEvent): Promise<void> {
+    stream.eventsSeen++;
+    const waiting = event.status === 'queued' || event.status === 'pending';
+    const position = waiting ? Math.max(1, await this.backend.queue.position(event.jobId)) : 0;
+    this.send(stream, {
+      status: event.status,
+      queue_position: position,
+      error_message: event.errorMessage,
+      error_code: event.errorCode,
+    });
+  }
+
+  /** The queue moved: only a waiting job's position can have changed. */
+  private async refreshPosition(stream: OpenStream): Promise<void> {
+    const position = await this.backend.queue.position(stream.jobId);
+    if (stream.lastStatus !== 'queued' || position === 0) return;
+    this.send(stream, { status: 'queued', queue_position: position, error_message: null, error_code: null });
+  }
+
+  private send(stream: OpenStream, status: QueueStatus): void {
+    if (!this.streams.has(stream)) return;
     const payload = JSON.stringify(status);
     stream.lastStatus = status.status;
     if (payload !== stream.lastSent) {
@@ -105,7 +135,7 @@ export class StreamHub {
     setImmediate(() => {
       this.movedPending = false;
       for (const stream of this.streams) {
-        if (stream.lastStatus === 'queued' || stream.lastStatus === 'pending') void this.refresh(stream);
+        if (stream.lastStatus === 'queued') void this.refreshPosition(stream);
       }
     });
   }
