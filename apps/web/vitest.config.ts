@@ -8,5 +8,7 @@ export default defineProject({
   test: {
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./vitest.setup.ts'],
+    testTimeout: 20_000,
   },
 });

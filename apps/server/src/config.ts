@@ -6,7 +6,6 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const integer = (min: number) => z.coerce.number().int().min(min);
 const seconds = (min = 0) => z.coerce.number().min(min);
-const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /**
  * Every environment variable the server reads, with its default. The README's configuration table
@@ -35,9 +34,9 @@ const envSchema = z.object({
     .string()
     .default('false')
     .describe('Fastify trustProxy: true, false, a hop count or a list of addresses'),
-  TEST_CRASH_FIRST_ATTEMPT: flag
-    .default(false)
-    .describe('Test only: a worker thread exits during the first attempt of each job'),
+  TEST_CRASH_ATTEMPTS: integer(0)
+    .default(0)
+    .describe('Test only: a worker thread exits during attempts 1…n of each job (a real crash mid-job)'),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -59,7 +58,7 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   /** Fastify's trustProxy: a flag, addresses/CIDRs, or a function trusting the first n hops. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
-  testCrashFirstAttempt: boolean;
+  testCrashAttempts: number;
 }
 
 export class ConfigError extends Error {
@@ -97,7 +96,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxAttempts: e.MAX_ATTEMPTS,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    testCrashFirstAttempt: e.TEST_CRASH_FIRST_ATTEMPT,
+    testCrashAttempts: e.TEST_CRASH_ATTEMPTS,
   };
 }
 

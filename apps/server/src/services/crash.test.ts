@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { MESSAGES } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
@@ -8,7 +9,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   // The test hook makes the worker thread call process.exit during every job's first attempt.
-  server = await startTestServer({ TEST_CRASH_FIRST_ATTEMPT: 'true' });
+  server = await startTestServer({ TEST_CRASH_ATTEMPTS: '1' });
 });
 
 afterAll(async () => {
@@ -28,4 +29,24 @@ it('retries a job whose worker thread died mid-job, and it completes', async () 
   expect(attempts).toEqual([{ attempts: 2 }, { attempts: 2 }]);
   // The pool replaced the dead thread and keeps serving.
   expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+});
+
+it('fails a job with a clear message after 3 attempts that all crashed', async () => {
+  const strict = await startTestServer({ TEST_CRASH_ATTEMPTS: '3' });
+  try {
+    const client = await new Client(strict.url).init();
+    const jobId = await client.submit(await facePhoto());
+    expect(await client.waitUntilFinal(jobId)).toEqual({
+      status: 'failed',
+      queue_position: 0,
+      error_message: MESSAGES.renderFailed,
+      error_code: 'render_failed',
+    });
+    expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);
+    const db = new Database(path.join(strict.dataDir, 'selfie-mosaic.sqlite'), { readonly: true });
+    expect(db.prepare('SELECT attempts FROM jobs').get()).toEqual({ attempts: 3 });
+    db.close();
+  } finally {
+    await strict.stop();
+  }
 });

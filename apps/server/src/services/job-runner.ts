@@ -43,7 +43,7 @@ export class JobRunner {
     const job = await backend.jobs.get(jobId);
     if (!job || job.status === 'completed' || job.status === 'failed') return;
     if (attempt > maxAttempts || !job.photoKey) {
-      await this.fail(jobId, job.photoKey, MESSAGES.renderFailed, null);
+      await this.fail(jobId, job.photoKey, MESSAGES.renderFailed, 'render_failed');
       return;
     }
     await backend.jobs.markProcessing(jobId, attempt);
@@ -71,7 +71,7 @@ export class JobRunner {
       stopTimer({ outcome: 'error' });
       log.warn({ jobId, attempt, err: error }, 'render attempt failed');
       if (attempt >= maxAttempts) {
-        await this.fail(jobId, job.photoKey, MESSAGES.renderFailed, null);
+        await this.fail(jobId, job.photoKey, MESSAGES.renderFailed, 'render_failed');
         return;
       }
       await backend.jobs.markQueued(jobId);

@@ -28,7 +28,7 @@ export function createRenderPool(options: { threads: number } & RenderWorkerData
     minThreads: options.threads,
     maxThreads: options.threads,
     idleTimeout: Number.POSITIVE_INFINITY,
-    workerData: { crashFirstAttempt: options.crashFirstAttempt } satisfies RenderWorkerData,
+    workerData: { crashAttempts: options.crashAttempts } satisfies RenderWorkerData,
   });
   // A worker that dies mid-task rejects that task; the pool itself must not crash the process.
   piscina.on('error', () => {});

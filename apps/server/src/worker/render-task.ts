@@ -13,6 +13,6 @@ export type RenderOutcome =
   | { kind: 'refused'; code: RefusalCode };
 
 export interface RenderWorkerData {
-  /** Test hook: exit the thread during a job's first attempt, a real crash mid-job. */
-  crashFirstAttempt: boolean;
+  /** Test hook: exit the thread during attempts 1…n of each job, a real crash mid-job. */
+  crashAttempts: number;
 }

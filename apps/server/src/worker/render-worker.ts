@@ -9,7 +9,7 @@ const data = (Piscina.workerData ?? {}) as Partial<RenderWorkerData>;
 await loadModels();
 
 export default async function renderTask(task: RenderTask): Promise<RenderOutcome> {
-  if (data.crashFirstAttempt && task.attempt === 1) process.exit(70);
+  if (task.attempt <= (data.crashAttempts ?? 0)) process.exit(70);
   try {
     const result = await render(task.photo, { blacklabel: task.blacklabel });
     const jpeg = new Uint8Array(result.jpeg.buffer, result.jpeg.byteOffset, result.jpeg.byteLength);

@@ -44,6 +44,10 @@ void i18n.init({
   initAsync: false,
   resources: {},
   fallbackLng: 'en',
+  // Codes like `ae-ar` and `kz-ru` are URL segments, not BCP 47 tags: keep them exactly as written
+  // (i18next would read `ae-ar` as language `ae`, region `AR`) and never fall back to a bare `ae`.
+  lowerCaseLng: true,
+  load: 'currentOnly',
   interpolation: { escapeValue: false },
   returnEmptyString: false,
 });

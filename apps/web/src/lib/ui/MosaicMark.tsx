@@ -45,7 +45,11 @@ export function MosaicMark({ columns = 8, rows = 4, seed = 7, animated = false, 
             height={size - gap}
             rx={1.6}
             fill={fill}
-            style={animated ? { animationDelay: `${((index * 37) % (columns * rows)) * 45}ms` } : undefined}
+            style={
+              animated
+                ? { animationDelay: `${((index * 37) % (columns * rows)) * (700 / (columns * rows))}ms` }
+                : undefined
+            }
           />
         );
       })}

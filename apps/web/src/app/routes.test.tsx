@@ -1,0 +1,108 @@
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense } from 'react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionStore } from '../lib/session';
+import { AppRoutes } from './router';
+
+vi.mock('../lib/pageview', () => ({ sendPageview: vi.fn(async () => undefined) }));
+
+const copies = import.meta.glob<unknown>('../locales/*.json', { eager: true, import: 'default' });
+
+function Where() {
+  return <output data-testid="where">{useLocation().pathname}</output>;
+}
+
+/** Rendered inside an awaited act so React replays the suspended locale and screen loads. */
+async function renderAt(path: string) {
+  return act(async () =>
+    render(
+      <MemoryRouter initialEntries={[path]}>
+        <Suspense fallback={null}>
+          <AppRoutes />
+        </Suspense>
+        <Where />
+      </MemoryRouter>,
+    ),
+  );
+}
+
+const where = () => screen.getByTestId('where').textContent;
+
+beforeEach(() => {
+  // Locale files are fetched as hashed JSON in the browser; here they come from the source folder.
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo) => {
+      const url = String(input);
+      const code = /\/([\w-]+)\.json/.exec(url)?.[1];
+      const copy = code ? copies[`../locales/${code}.json`] : undefined;
+      if (copy) return new Response(JSON.stringify(copy), { headers: { 'content-type': 'application/json' } });
+      return new Response('{}', { status: 204 });
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  sessionStore.reset();
+});
+
+describe('routes', () => {
+  it('shows the age gate in German with the minimum age, lang, title and warning', async () => {
+    await renderAt('/de/de/start');
+    expect(await screen.findByRole('heading', { level: 1, name: /18/ })).toBeTruthy();
+    expect(document.documentElement.lang).toBe('de');
+    expect(document.documentElement.dir).toBe('ltr');
+    await waitFor(() => expect(document.title).toMatch(/ \| IQOS Mosaic$/));
+    expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toBeTruthy();
+    expect(document.querySelector('.site-footer')?.textContent).toBeTruthy();
+  });
+
+  it('Yes goes on to the terms acceptance, No to the exit page', async () => {
+    const user = userEvent.setup();
+    await renderAt('/de/de/start');
+    const [yes, no] = await screen.findAllByRole('button', { name: /^(Ja|Nein)$/ });
+    await act(async () => user.click(no as HTMLElement));
+    await waitFor(() => expect(where()).toBe('/de/de/exit'));
+    cleanup();
+    await renderAt('/de/de/start');
+    const [again] = await screen.findAllByRole('button', { name: /^(Ja|Nein)$/ });
+    await act(async () => user.click(again as HTMLElement));
+    await waitFor(() => expect(where()).toBe('/de/de/curious'));
+    expect(yes).toBeDefined();
+  });
+
+  it('writes right to left for an Arabic locale and asks about residence', async () => {
+    await renderAt('/ae/ae-ar/start');
+    await screen.findByRole('heading', { level: 1 });
+    expect(document.documentElement.dir).toBe('rtl');
+    expect(document.documentElement.lang).toBe('ar-AE');
+    expect(screen.getByText(/الإمارات/, { selector: '.lead' })).toBeTruthy();
+  });
+
+  it('redirects / and /:country to a start screen', async () => {
+    await renderAt('/');
+    await waitFor(() => expect(where()).toMatch(/^\/[a-z]{2}\/[a-z-]+\/start$/));
+    cleanup();
+    await renderAt('/kz');
+    await waitFor(() => expect(where()).toMatch(/^\/kz\/(kk|kz-ru)\/start$/));
+  });
+
+  it('shows Page Not Found for unknown paths, markets and locales', async () => {
+    for (const path of ['/de/de/nowhere', '/xx', '/de/xx/start', '/a/b/c/d']) {
+      await renderAt(path);
+      expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
+      await waitFor(() => expect(document.title).toMatch(/^(Page Not Found|.+) \| /));
+      expect(screen.getByText('404')).toBeTruthy();
+      cleanup();
+    }
+  });
+
+  it('sends a visitor without an answer from the terms acceptance back to the start', async () => {
+    await renderAt('/de/de/curious');
+    await waitFor(() => expect(where()).toBe('/de/de/start'));
+  });
+});

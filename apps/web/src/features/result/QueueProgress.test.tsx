@@ -1,0 +1,44 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mergeEnglish } from '../../lib/i18n';
+import english from '../../locales/en.json';
+import { QueueProgress } from './QueueProgress';
+
+const i18n = i18next.createInstance();
+await i18n.init({
+  lng: 'en',
+  resources: { en: { translation: mergeEnglish(english) } },
+  interpolation: { escapeValue: false },
+});
+const t = i18n.getFixedT('en');
+
+afterEach(cleanup);
+
+function show(position: number, serverLoad = false) {
+  render(<QueueProgress t={t} position={position} serverLoad={serverLoad} />);
+  return {
+    message: screen.getByRole('status').textContent,
+    progress: screen.getByRole('progressbar', { name: 'Progress' }).getAttribute('aria-valuenow'),
+  };
+}
+
+describe('queue message and progress (SPEC §8, §9)', () => {
+  it('position 0: processing, full bar', () => {
+    expect(show(0)).toEqual({ message: 'Processing your image...', progress: '100' });
+  });
+
+  it('position 1: next, 80%', () => {
+    expect(show(1)).toEqual({ message: 'Your image is being processed now...', progress: '80' });
+  });
+
+  it('position n: the position, 20 points less per place, never below 10', () => {
+    expect(show(3)).toEqual({ message: 'You are in queue position 3', progress: '40' });
+    cleanup();
+    expect(show(12)).toEqual({ message: 'You are in queue position 12', progress: '10' });
+  });
+
+  it('heavy load wins over the position', () => {
+    expect(show(2, true).message).toBe('Server is under heavy load, please wait...');
+  });
+});

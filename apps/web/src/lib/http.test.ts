@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readCookie } from './cookies';
+import { apiRequest, retriesFor } from './http';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the XSRF cookie.
+  document.cookie = 'XSRF-TOKEN=; Max-Age=0; Path=/';
+});
+
+function respondWith(...statuses: number[]) {
+  const calls: Request[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo, init?: RequestInit) => {
+      calls.push(new Request(new URL(String(input), 'http://localhost'), init));
+      const status = statuses.shift() ?? 200;
+      return new Response(JSON.stringify(status < 400 ? { ok: true } : { error: 'nope' }), {
+        status,
+        headers: { 'content-type': 'application/json' },
+      });
+    }),
+  );
+  return calls;
+}
+
+describe('HTTP client', () => {
+  it('retries non-mutating methods once and mutating ones never (SPEC §9)', () => {
+    expect(retriesFor('GET')).toBe(1);
+    expect(retriesFor('head')).toBe(1);
+    expect(retriesFor('POST')).toBe(0);
+    expect(retriesFor(undefined)).toBe(1);
+  });
+
+  it('retries a GET once on 503 but not on 404', async () => {
+    let calls = respondWith(503, 200);
+    await expect(apiRequest('/api/result/x')).resolves.toEqual({ ok: true });
+    expect(calls).toHaveLength(2);
+    calls = respondWith(404, 200);
+    await expect(apiRequest('/api/result/x')).rejects.toMatchObject({ status: 404 });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('never retries a POST, and sends the XSRF cookie back as the header', async () => {
+    // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the XSRF cookie.
+    document.cookie = 'XSRF-TOKEN=tok%3Den; Path=/';
+    const calls = respondWith(503, 200);
+    await expect(apiRequest('/api/consent', { method: 'POST', body: { a: 1 } })).rejects.toMatchObject({ status: 503 });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.headers.get('x-xsrf-token')).toBe('tok=en');
+  });
+
+  it('reads cookies by exact name', () => {
+    expect(readCookie('locale', 'xlocale=fr; locale=de; other=1')).toBe('de');
+    expect(readCookie('missing', 'a=b')).toBeNull();
+  });
+});
