@@ -18,18 +18,20 @@ export function PageShell({ t, children, languageSwitch, banner }: PageShellProp
       <a className="skip-link" href="#main">
         {t('meta.skipToContent')}
       </a>
-      <p className="warning-band">{t('warning.short')}</p>
-      {banner}
-      <header className="site-header">
-        <span className="wordmark">
-          <MosaicMark columns={3} rows={3} seed={11} className="wordmark__tiles" />
-          <span className="wordmark__text" translate="no">
-            {BRAND.brand}
-            <span className="wordmark__cross"> × </span>
-            {BRAND.partner}
+      <header className="site-top">
+        <p className="warning-band">{t('warning.short')}</p>
+        {banner}
+        <div className="site-header">
+          <span className="wordmark">
+            <MosaicMark columns={3} rows={3} seed={11} className="wordmark__tiles" />
+            <span className="wordmark__text" translate="no">
+              {BRAND.brand}
+              <span className="wordmark__cross"> × </span>
+              {BRAND.partner}
+            </span>
           </span>
-        </span>
-        {languageSwitch}
+          {languageSwitch}
+        </div>
       </header>
       <main id="main" className="site-main" tabIndex={-1}>
         {children}

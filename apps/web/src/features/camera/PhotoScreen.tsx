@@ -142,7 +142,7 @@ export default function PhotoScreen() {
           autoPlay
           aria-label={t('photo.previewLabel')}
         />
-        {showVideo && <FaceGuide />}
+        {!showPhoto && <FaceGuide />}
         {showPhoto && <img className="viewfinder__photo" src={photo.url} alt={t('photo.reviewLabel')} />}
         {!showVideo && !showPhoto && <div className="viewfinder__placeholder" aria-hidden="true" />}
         {stage === 'countdown' && (
