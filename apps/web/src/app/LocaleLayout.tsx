@@ -1,6 +1,6 @@
 import type { Locale } from '@selfie-mosaic/campaign';
 import type { TFunction } from 'i18next';
-import { Suspense, useEffect, useMemo } from 'react';
+import { Suspense, useEffect, useMemo, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { preloadWhenIdle } from '../lib/idle-preload';
 import { rememberLocale } from '../lib/locale';
@@ -43,6 +43,15 @@ export function LocaleLayout({ locale, t, country, countryName }: LocaleLayoutPr
     // The HTTP client loads after the first paint: the start screen itself never calls the API.
     void import('../lib/pageview').then(({ sendPageview }) => sendPageview(country, locale.code, pathname));
   }, [country, locale.code, pathname]);
+
+  // A new screen starts at the top, and screen readers hear it from its start: focus moves to <main>.
+  const firstPath = useRef(pathname);
+  useEffect(() => {
+    if (pathname === firstPath.current) return;
+    firstPath.current = '';
+    window.scrollTo(0, 0);
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }, [pathname]);
 
   useEffect(() => {
     if (!isScreenName(screen)) return;
