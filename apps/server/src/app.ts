@@ -64,6 +64,10 @@ function loggerOptions(config: Config, stream?: BuildOptions['logStream']): Fast
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
+    // Polls and streams are the hot paths (thousands a second, thousands held open): they log through
+    // the shared logger instead of a child per request, which a held-open stream would keep alive.
+    childLoggerFactory: (logger, bindings, childOptions, rawRequest) =>
+      rawRequest.url?.startsWith('/api/queue/') ? logger : logger.child(bindings, childOptions),
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
     // Per-request lines only when debugging: at 10,000 polls a second they would be the main cost.

@@ -50,7 +50,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       return send(reply, status, FRAMEWORK_MESSAGES[error.code] ?? error.message);
     }
-    request.log.error({ err: error }, 'request failed');
+    request.log.error({ err: error, reqId: request.id, url: request.url }, 'request failed');
     return send(reply, API_ERRORS.internal.status, API_ERRORS.internal.message);
   });
 }

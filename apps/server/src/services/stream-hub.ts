@@ -12,6 +12,8 @@ interface OpenStream {
   eventId: number;
   /** Status events received; a store read that started before one arrived is stale. */
   eventsSeen: number;
+  /** A slow client's socket is full: skip updates and send the latest state on 'drain'. */
+  waitingForDrain: boolean;
   unsubscribe: () => void;
 }
 
@@ -66,6 +68,7 @@ export class StreamHub {
       lastStatus: job.status,
       eventId: 0,
       eventsSeen: 0,
+      waitingForDrain: false,
       unsubscribe: () => {},
     };
     this.streams.add(stream);
@@ -117,7 +120,16 @@ export class StreamHub {
   }
 
   private send(stream: OpenStream, status: QueueStatus): void {
-    if (!this.streams.has(stream)) return;
+    if (!this.streams.has(stream) || stream.waitingForDrain) return;
+    if (stream.raw.writableNeedDrain) {
+      // Never queue up messages for a client that is not reading; its next message is the current state.
+      stream.waitingForDrain = true;
+      stream.raw.once('drain', () => {
+        stream.waitingForDrain = false;
+        void this.refresh(stream);
+      });
+      return;
+    }
     const payload = JSON.stringify(status);
     stream.lastStatus = status.status;
     if (payload !== stream.lastSent) {
