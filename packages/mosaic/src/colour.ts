@@ -8,8 +8,19 @@ for (let i = 0; i < 256; i++) {
 
 const EPSILON = 216 / 24389;
 const KAPPA = 24389 / 27;
-function f(t: number): number {
+function exactF(t: number): number {
   return t > EPSILON ? Math.cbrt(t) : (KAPPA * t + 16) / 116;
+}
+/** CIELAB's f() tabulated on [0, 1.1] and interpolated: cube roots dominate otherwise. */
+const F_STEPS = 4096;
+const F_RANGE = 1.1;
+const F_TABLE = new Float32Array(F_STEPS + 2);
+for (let i = 0; i < F_TABLE.length; i++) F_TABLE[i] = exactF((i / F_STEPS) * F_RANGE);
+function f(t: number): number {
+  const position = (t < 0 ? 0 : t > F_RANGE ? F_RANGE : t) * (F_STEPS / F_RANGE);
+  const i = position | 0;
+  const low = F_TABLE[i] as number;
+  return low + ((F_TABLE[i + 1] as number) - low) * (position - i);
 }
 
 /** Writes L*, a*, b* of an 8-bit sRGB colour into `out` at `offset`. */
@@ -50,29 +61,38 @@ export interface Palette {
   size: number;
   rgb: Uint8Array;
   lab: Float32Array;
+  /** CIELAB chroma of each colour. */
+  chroma: Float32Array;
 }
 
 export function createPalette(hexes: readonly string[]): Palette {
   const rgb = new Uint8Array(hexes.length * 3);
   const lab = new Float32Array(hexes.length * 3);
+  const chroma = new Float32Array(hexes.length);
   hexes.forEach((hex, i) => {
     const [r, g, b] = parseHex(hex);
     rgb.set([r, g, b], i * 3);
     rgbToLab(r, g, b, lab, i * 3);
+    chroma[i] = Math.hypot(lab[i * 3 + 1] as number, lab[i * 3 + 2] as number);
   });
-  return { size: hexes.length, rgb, lab };
+  return { size: hexes.length, rgb, lab, chroma };
 }
 
-/** Index of the palette colour closest to (L, a, b) by ΔE76. */
-export function nearestColour(palette: Palette, l: number, a: number, b: number): number {
+/**
+ * Index of the palette colour closest to (L, a, b) by ΔE76, with lightness counted `lightWeight`
+ * times and any chroma beyond the target's counted again: a muted tone never jumps to a loud one.
+ */
+export function nearestColour(palette: Palette, l: number, a: number, b: number, lightWeight = 1): number {
   let best = 0;
   let bestDistance = Number.POSITIVE_INFINITY;
   const lab = palette.lab;
+  const chroma = Math.hypot(a, b);
   for (let i = 0, o = 0; i < palette.size; i++, o += 3) {
     const dl = l - (lab[o] as number);
     const da = a - (lab[o + 1] as number);
     const db = b - (lab[o + 2] as number);
-    const distance = dl * dl + da * da + db * db;
+    const excess = Math.max(0, (palette.chroma[i] as number) - chroma);
+    const distance = lightWeight * dl * dl + da * da + db * db + excess * excess;
     if (distance < bestDistance) {
       bestDistance = distance;
       best = i;

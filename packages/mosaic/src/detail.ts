@@ -10,10 +10,10 @@ export const TILE_SIZES = {
   brows: 9,
   mouth: 8,
   nose: 10,
-  face: 14,
+  face: 13,
   silhouette: 13,
-  edgeFloor: 10,
-  person: 26,
+  edgeFloor: 11,
+  person: 22,
   background: 34,
 } as const;
 

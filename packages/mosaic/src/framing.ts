@@ -41,7 +41,7 @@ export function toArtwork(framing: Framing, p: Point): Point {
 
 /**
  * Renders the framed photo at artwork size. Large reductions go through sharp's Lanczos resize
- * first so the bilinear warp never aliases; pixels beyond the photo repeat its edge.
+ * first so the bilinear warp never aliases; beyond its edges the photo is mirrored.
  */
 export async function warpToArtwork(photo: RgbImage, framing: Framing): Promise<RgbImage> {
   let source = photo;
@@ -59,7 +59,7 @@ export async function warpToArtwork(photo: RgbImage, framing: Framing): Promise<
     scale /= factor;
   }
   const { width, height } = LAYOUT;
-  const out = new Uint8Array(width * height * 3);
+  const out = new Uint8ClampedArray(width * height * 3);
   const src = source.data;
   const sw = source.width;
   const maxX = source.width - 1;
@@ -76,24 +76,38 @@ export async function warpToArtwork(photo: RgbImage, framing: Framing): Promise<
     let sx = cx + dx * ux - dy * uy - 0.5;
     let sy = cy + dx * uy + dy * ux - 0.5;
     for (let x = 0; x < width; x++, sx += ux, sy += uy, o += 3) {
-      const fx = sx < 0 ? 0 : sx > maxX ? maxX : sx;
-      const fy = sy < 0 ? 0 : sy > maxY ? maxY : sy;
+      // Beyond the photo it is mirrored, which continues shoulders and hair far better than
+      // repeating the edge pixels in streaks.
+      const mx = sx < 0 ? -sx : sx >= maxX ? 2 * maxX - sx : sx;
+      const my = sy < 0 ? -sy : sy >= maxY ? 2 * maxY - sy : sy;
+      const fx = mx < 0 ? 0 : mx >= maxX ? maxX - 1e-3 : mx;
+      const fy = my < 0 ? 0 : my >= maxY ? maxY - 1e-3 : my;
       const x0 = fx | 0;
       const y0 = fy | 0;
-      const x1 = x0 < maxX ? x0 + 1 : x0;
-      const y1 = y0 < maxY ? y0 + 1 : y0;
       const ax = fx - x0;
       const ay = fy - y0;
+      const w00 = (1 - ax) * (1 - ay);
+      const w10 = ax * (1 - ay);
+      const w01 = (1 - ax) * ay;
+      const w11 = ax * ay;
       const i00 = (y0 * sw + x0) * 3;
-      const i10 = (y0 * sw + x1) * 3;
-      const i01 = (y1 * sw + x0) * 3;
-      const i11 = (y1 * sw + x1) * 3;
-      for (let c = 0; c < 3; c++) {
-        const top = (src[i00 + c] as number) + ((src[i10 + c] as number) - (src[i00 + c] as number)) * ax;
-        const bottom = (src[i01 + c] as number) + ((src[i11 + c] as number) - (src[i01 + c] as number)) * ax;
-        out[o + c] = top + (bottom - top) * ay + 0.5;
-      }
+      const i01 = i00 + sw * 3;
+      out[o] =
+        (src[i00] as number) * w00 +
+        (src[i00 + 3] as number) * w10 +
+        (src[i01] as number) * w01 +
+        (src[i01 + 3] as number) * w11;
+      out[o + 1] =
+        (src[i00 + 1] as number) * w00 +
+        (src[i00 + 4] as number) * w10 +
+        (src[i01 + 1] as number) * w01 +
+        (src[i01 + 4] as number) * w11;
+      out[o + 2] =
+        (src[i00 + 2] as number) * w00 +
+        (src[i00 + 5] as number) * w10 +
+        (src[i01 + 2] as number) * w01 +
+        (src[i01 + 5] as number) * w11;
     }
   }
-  return { data: out, width, height };
+  return { data: new Uint8Array(out.buffer), width, height };
 }

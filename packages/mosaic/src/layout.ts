@@ -12,8 +12,8 @@ export const LAYOUT = {
   /** Height of the wordmark band at the bottom, frame included. */
   band: 96,
   /** Target face width (cheek to cheek) as a share of the canvas width. */
-  faceWidth: 0.4,
+  faceWidth: 0.36,
   /** Where the face centre (between eyes and mouth) sits, as a share of width and height. */
   faceCentreX: 0.5,
-  faceCentreY: 0.38,
+  faceCentreY: 0.4,
 } as const;

@@ -44,8 +44,10 @@ export interface RenderDetails extends RenderResult {
   colours: Uint8Array;
   /** Tile index of every artwork pixel. */
   labels: Int32Array;
-  /** Whether each tile is painted from the portrait palette. */
+  /** Mean person probability of each tile: 0.5 or more is painted from the portrait palette. */
   personByTile: Float32Array;
+  /** The painted, framed artwork before JPEG encoding (RGB). */
+  painted: Uint8Array;
 }
 
 const DETECT_SIDE = 640;
@@ -155,10 +157,9 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number): Promis
   const variant = blacklabel ? 'blacklabel' : 'standard';
   const painted = paintTiles(
     tiles,
-    framed.data,
     width,
     height,
-    { portrait: PORTRAIT, pattern: PATTERNS[variant], grout: ART_VARIANTS[variant].grout, portraitGrout: 0.6 },
+    { portrait: PORTRAIT, pattern: PATTERNS[variant], grout: ART_VARIANTS[variant].grout },
     framing.target,
     random,
   );
@@ -183,6 +184,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number): Promis
     colours: painted.colours,
     labels: tiles.labels,
     personByTile: tiles.person,
+    painted: painted.rgb,
   };
 }
 

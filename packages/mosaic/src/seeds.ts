@@ -1,4 +1,4 @@
-import type { SizeMap } from './detail.js';
+import { type SizeMap, TILE_SIZES } from './detail.js';
 import type { Point } from './face.js';
 
 /** Where tesserae start: x, y in artwork pixels plus the intended tile spacing and role. */
@@ -11,13 +11,11 @@ export interface Seeds {
   person: Uint8Array;
 }
 
-const ROOT = 72;
-const MIN_CELL = 9;
-
 /**
- * Lays seeds for the person with a quadtree that splits wherever the size map asks for smaller
- * tiles (72 → 36 → 18 → 9 px, jittered so the grid disappears), and for the background along
- * concentric rings around the face, the way mosaicists lay rows of tesserae around a figure.
+ * Lays seeds for the person by error diffusion (Floyd–Steinberg) over the size map's density,
+ * 1/size² seeds per pixel, so density follows the map continuously and the seeds come out evenly
+ * spread, like blue noise; and for the background along concentric rings around the face, the way
+ * mosaicists lay rows of tesserae around a figure.
  */
 export function placeSeeds(
   map: SizeMap,
@@ -37,38 +35,43 @@ export function placeSeeds(
     sizes.push(size);
     people.push(person);
   };
-  const sizeAt = (x: number, y: number): number => {
-    const gx = Math.min(map.width - 1, Math.max(0, Math.floor(x / map.cell)));
-    const gy = Math.min(map.height - 1, Math.max(0, Math.floor(y / map.cell)));
-    return map.sizes[gy * map.width + gx] as number;
-  };
 
-  const visit = (x0: number, y0: number, cell: number): void => {
-    if (x0 >= width || y0 >= height) return;
-    let smallest = Number.POSITIVE_INFINITY;
-    for (let sy = 0; sy <= 2; sy++) {
-      for (let sx = 0; sx <= 2; sx++) {
-        smallest = Math.min(smallest, sizeAt(x0 + (cell * sx) / 2, y0 + (cell * sy) / 2));
+  const { cell } = map;
+  const w = map.width;
+  const error = new Float32Array((w + 2) * 2);
+  for (let gy = 0; gy < map.height; gy++) {
+    const row = (gy & 1) * (w + 2);
+    const next = ((gy + 1) & 1) * (w + 2);
+    error.fill(0, next, next + w + 2);
+    // Serpentine scan keeps the diffusion from drawing diagonal streaks.
+    const reverse = (gy & 1) === 1;
+    for (let k = 0; k < w; k++) {
+      const gx = reverse ? w - 1 - k : k;
+      const step = reverse ? -1 : 1;
+      const x = (gx + 0.5) * cell;
+      const y = (gy + 0.5) * cell;
+      const size = map.sizes[gy * w + gx] as number;
+      const wanted = isPerson(x, y) ? (cell * cell) / (size * size) : 0;
+      const value = wanted + (error[row + gx + 1] as number);
+      const placed = value >= 0.5 ? 1 : 0;
+      if (placed) {
+        push(
+          Math.min(width - 1, x + (random() - 0.5) * cell),
+          Math.min(height - 1, y + (random() - 0.5) * cell),
+          size,
+          1,
+        );
       }
+      const residual = value - placed;
+      error[row + gx + 1 + step] = (error[row + gx + 1 + step] as number) + (residual * 7) / 16;
+      error[next + gx + 1 - step] = (error[next + gx + 1 - step] as number) + (residual * 3) / 16;
+      error[next + gx + 1] = (error[next + gx + 1] as number) + (residual * 5) / 16;
+      error[next + gx + 1 + step] = (error[next + gx + 1 + step] as number) + (residual * 1) / 16;
     }
-    if (cell > MIN_CELL && cell > 1.2 * smallest) {
-      const half = cell / 2;
-      visit(x0, y0, half);
-      visit(x0 + half, y0, half);
-      visit(x0, y0 + half, half);
-      visit(x0 + half, y0 + half, half);
-      return;
-    }
-    const x = Math.min(width - 1, x0 + cell * (0.5 + (random() - 0.5) * 0.6));
-    const y = Math.min(height - 1, y0 + cell * (0.5 + (random() - 0.5) * 0.6));
-    if (isPerson(x, y)) push(x, y, cell, 1);
-  };
-  for (let y = 0; y < height; y += ROOT) {
-    for (let x = 0; x < width; x += ROOT) visit(x, y, ROOT);
   }
 
   const farthest = Math.hypot(Math.max(centre.x, width - centre.x), Math.max(centre.y, height - centre.y));
-  const spacing = map.sizes.reduce((a, b) => Math.max(a, b), 0);
+  const spacing = TILE_SIZES.background;
   for (let r = spacing * 0.75; r < farthest + spacing; r += spacing) {
     const steps = Math.max(6, Math.round((2 * Math.PI * r) / spacing));
     const phase = random() * 2 * Math.PI;

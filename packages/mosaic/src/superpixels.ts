@@ -12,7 +12,7 @@ import type { Seeds } from './seeds.js';
 const COMPACTNESS = 18;
 /** Weight of a full person/background mismatch, in squared tile spacings. */
 const MASK_WEIGHT = 4;
-const ITERATIONS = 3;
+const ITERATIONS = 2;
 
 /** The working image at half resolution. */
 export interface HalfImage {
@@ -32,6 +32,11 @@ export interface Tiles {
   person: Float32Array;
   /** Intended spacing of each tile in artwork pixels. */
   spacing: Float32Array;
+  /** Centroid of each tile in artwork pixels. */
+  x: Float32Array;
+  y: Float32Array;
+  /** Mean CIELAB colour of the photo under each tile, interleaved. */
+  lab: Float32Array;
 }
 
 interface Centres {
@@ -50,8 +55,18 @@ export function buildTiles(half: HalfImage, seeds: Seeds, rgb: Uint8Array, width
   const centres = measure(half, halfLabels, count, origin, seeds);
   const labels = refineToFull(half, halfLabels, centres, rgb, width, height);
   const spacing = new Float32Array(count);
-  for (let t = 0; t < count; t++) spacing[t] = seeds.size[origin[t] as number] as number;
-  return { count, labels, person: centres.m, spacing };
+  const x = new Float32Array(count);
+  const y = new Float32Array(count);
+  const lab = new Float32Array(count * 3);
+  for (let t = 0; t < count; t++) {
+    spacing[t] = seeds.size[origin[t] as number] as number;
+    x[t] = (centres.x[t] as number) * 2 + 1;
+    y[t] = (centres.y[t] as number) * 2 + 1;
+    lab[t * 3] = centres.l[t] as number;
+    lab[t * 3 + 1] = centres.a[t] as number;
+    lab[t * 3 + 2] = centres.b[t] as number;
+  }
+  return { count, labels, person: centres.m, spacing, x, y, lab };
 }
 
 function cluster(half: HalfImage, seeds: Seeds): Int32Array {
@@ -93,7 +108,7 @@ function cluster(half: HalfImage, seeds: Seeds): Int32Array {
       const cb = c.b[s] as number;
       const cm = c.m[s] as number;
       const w = c.colourWeight[s] as number;
-      const r = Math.ceil((seeds.size[s] as number) * 0.6);
+      const r = Math.ceil((seeds.size[s] as number) * 0.5);
       const x0 = Math.max(0, Math.floor(cx - r));
       const x1 = Math.min(width - 1, Math.ceil(cx + r));
       const y0 = Math.max(0, Math.floor(cy - r));
@@ -247,7 +262,11 @@ function measure(half: HalfImage, labels: Int32Array, count: number, origin: Int
   return c;
 }
 
-/** Upsamples the labels; where the four nearest half-resolution labels disagree, re-decides the pixel. */
+/**
+ * Upsamples the labels. A half-resolution pixel whose eight neighbours share its tile fills its
+ * 2×2 block at once; elsewhere each artwork pixel picks, among the four nearest half-resolution
+ * labels, the tile its own full-resolution colour and position fit best.
+ */
 function refineToFull(
   half: HalfImage,
   halfLabels: Int32Array,
@@ -260,46 +279,74 @@ function refineToFull(
   const hh = half.height;
   const labels = new Int32Array(width * height);
   const lab = new Float32Array(3);
-  for (let y = 0; y < height; y++) {
-    const hy = Math.min(hh - 1, y >> 1);
+  const decide = (x: number, y: number, hx: number, hy: number): number => {
+    const nx = x & 1 ? Math.min(hw - 1, hx + 1) : Math.max(0, hx - 1);
     const ny = y & 1 ? Math.min(hh - 1, hy + 1) : Math.max(0, hy - 1);
+    const hi = hy * hw + hx;
+    const p = halfLabels[hi] as number;
+    const q = halfLabels[hy * hw + nx] as number;
+    const r = halfLabels[ny * hw + hx] as number;
+    const s = halfLabels[ny * hw + nx] as number;
+    if (p === q && p === r && p === s) return p;
+    const o = y * width + x;
+    rgbToLab(rgb[o * 3] as number, rgb[o * 3 + 1] as number, rgb[o * 3 + 2] as number, lab, 0);
+    const px = (x + 0.5) / 2 - 0.5;
     const py = (y + 0.5) / 2 - 0.5;
-    for (let x = 0; x < width; x++) {
-      const hx = Math.min(hw - 1, x >> 1);
-      const nx = x & 1 ? Math.min(hw - 1, hx + 1) : Math.max(0, hx - 1);
+    const inv = half.inverseSpacing2[hi] as number;
+    const m = half.mask[hi] as number;
+    let best = p;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (let candidate = 0; candidate < 4; candidate++) {
+      const t = candidate === 0 ? p : candidate === 1 ? q : candidate === 2 ? r : s;
+      if (candidate > 0 && (t === p || (candidate > 1 && t === q) || (candidate > 2 && t === r))) continue;
+      const dx = px - (c.x[t] as number);
+      const dy = py - (c.y[t] as number);
+      const dl = (lab[0] as number) - (c.l[t] as number);
+      const da = (lab[1] as number) - (c.a[t] as number);
+      const db = (lab[2] as number) - (c.b[t] as number);
+      const dm = m - (c.m[t] as number);
+      const d =
+        (dx * dx + dy * dy) * inv +
+        (c.colourWeight[t] as number) * (dl * dl + da * da + db * db) +
+        MASK_WEIGHT * dm * dm;
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = t;
+      }
+    }
+    return best;
+  };
+  for (let hy = 0; hy < hh; hy++) {
+    for (let hx = 0; hx < hw; hx++) {
       const hi = hy * hw + hx;
-      const p = halfLabels[hi] as number;
-      const q = halfLabels[hy * hw + nx] as number;
-      const r = halfLabels[ny * hw + hx] as number;
-      const s = halfLabels[ny * hw + nx] as number;
+      const t = halfLabels[hi] as number;
+      const x = hx * 2;
+      const y = hy * 2;
       const o = y * width + x;
-      if (p === q && p === r && p === s) {
-        labels[o] = p;
-        continue;
+      const interior =
+        hx > 0 &&
+        hy > 0 &&
+        hx < hw - 1 &&
+        hy < hh - 1 &&
+        halfLabels[hi - 1] === t &&
+        halfLabels[hi + 1] === t &&
+        halfLabels[hi - hw] === t &&
+        halfLabels[hi + hw] === t &&
+        halfLabels[hi - hw - 1] === t &&
+        halfLabels[hi - hw + 1] === t &&
+        halfLabels[hi + hw - 1] === t &&
+        halfLabels[hi + hw + 1] === t;
+      if (interior) {
+        labels[o] = t;
+        labels[o + 1] = t;
+        labels[o + width] = t;
+        labels[o + width + 1] = t;
+      } else {
+        labels[o] = decide(x, y, hx, hy);
+        labels[o + 1] = decide(x + 1, y, hx, hy);
+        labels[o + width] = decide(x, y + 1, hx, hy);
+        labels[o + width + 1] = decide(x + 1, y + 1, hx, hy);
       }
-      rgbToLab(rgb[o * 3] as number, rgb[o * 3 + 1] as number, rgb[o * 3 + 2] as number, lab, 0);
-      const px = (x + 0.5) / 2 - 0.5;
-      const inv = half.inverseSpacing2[hi] as number;
-      const m = half.mask[hi] as number;
-      let best = p;
-      let bestDistance = Number.POSITIVE_INFINITY;
-      for (const t of [p, q, r, s]) {
-        const dx = px - (c.x[t] as number);
-        const dy = py - (c.y[t] as number);
-        const dl = (lab[0] as number) - (c.l[t] as number);
-        const da = (lab[1] as number) - (c.a[t] as number);
-        const db = (lab[2] as number) - (c.b[t] as number);
-        const dm = m - (c.m[t] as number);
-        const d =
-          (dx * dx + dy * dy) * inv +
-          (c.colourWeight[t] as number) * (dl * dl + da * da + db * db) +
-          MASK_WEIGHT * dm * dm;
-        if (d < bestDistance) {
-          bestDistance = d;
-          best = t;
-        }
-      }
-      labels[o] = best;
     }
   }
   return labels;

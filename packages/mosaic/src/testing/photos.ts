@@ -27,7 +27,7 @@ export async function portrait(name: string): Promise<Buffer> {
   const path = join(demoDir, `sample${face.sample}.jpg`);
   const { width = 0, height = 0 } = await sharp(path).metadata();
   const [x, y, w, h] = face.box;
-  const cropWidth = Math.min(width, Math.round(w * 2.3));
+  const cropWidth = Math.min(width, Math.round(w * 2.8));
   const cropHeight = Math.min(height, Math.round(cropWidth * 1.25));
   const left = Math.max(0, Math.min(width - cropWidth, Math.round(x + w / 2 - cropWidth / 2)));
   const top = Math.max(0, Math.min(height - cropHeight, Math.round(y + h / 2 - cropHeight * 0.4)));
