@@ -6,6 +6,7 @@ import { loadLocale } from '../lib/i18n';
 import { browserLanguages, localeCookie, resolveLocale } from '../lib/locale';
 import { useLocale } from '../lib/locale-context';
 import { setDocumentLocale, setPageMeta } from '../lib/page-meta';
+import { MosaicMark } from '../lib/ui/MosaicMark';
 import { PageShell } from './PageShell';
 
 /** The locale for a page outside a valid locale route: the URL's if it names one, else the usual order. */
@@ -23,6 +24,13 @@ function ErrorBody({ kind, t }: { kind: ErrorKind; t: TFunction }) {
   useEffect(() => setPageMeta(`${title} | ${t('meta.titleSuffix')}`, t('meta.description')), [title, t]);
   return (
     <section className="screen screen--centered">
+      <MosaicMark
+        columns={6}
+        rows={6}
+        seed={kind === 'notFound' ? 13 : 17}
+        palette="stone"
+        className="screen__emblem"
+      />
       <p className="eyebrow" aria-hidden="true">
         {kind === 'notFound' ? '404' : '500'}
       </p>

@@ -1,13 +1,17 @@
 import { ART_VARIANTS } from '@selfie-mosaic/campaign';
 
-const PALETTE = ART_VARIANTS.standard.pattern;
+const PALETTES = {
+  campaign: ART_VARIANTS.standard.pattern,
+  /** Quiet warm stone, for pages that end the journey (exit, errors). */
+  stone: ['#e8dfcf', '#d7cbb6', '#f2e6cf', '#c9c3ba', '#b9ab92', '#efe8dc'],
+} as const;
 
 /** Small deterministic pseudo-random sequence so the pattern is the same on every render and build. */
-function tileColours(count: number, seed: number): string[] {
+function tileColours(count: number, seed: number, palette: readonly string[]): string[] {
   let state = seed;
   return Array.from({ length: count }, () => {
     state = (state * 1103515245 + 12345) % 2147483648;
-    return PALETTE[state % PALETTE.length] ?? PALETTE[0];
+    return palette[state % palette.length] ?? '#e8dfcf';
   });
 }
 
@@ -18,13 +22,21 @@ interface MosaicMarkProps {
   /** Tiles settle one after another, like a mosaic being laid (skipped with reduced motion). */
   animated?: boolean;
   className?: string;
+  palette?: keyof typeof PALETTES;
 }
 
 /** A decorative field of tesserae in the campaign palette. */
-export function MosaicMark({ columns = 8, rows = 4, seed = 7, animated = false, className }: MosaicMarkProps) {
+export function MosaicMark({
+  columns = 8,
+  rows = 4,
+  seed = 7,
+  animated = false,
+  className,
+  palette = 'campaign',
+}: MosaicMarkProps) {
   const size = 10;
   const gap = 1.5;
-  const colours = tileColours(columns * rows, seed);
+  const colours = tileColours(columns * rows, seed, PALETTES[palette]);
   return (
     <svg
       className={`mosaic-mark${animated ? ' mosaic-mark--animated' : ''}${className ? ` ${className}` : ''}`}
