@@ -1,5 +1,5 @@
 import { CREATION_NOTICE_SECONDS } from '@selfie-mosaic/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { isInAppBrowser } from '../../lib/in-app-browser';
 import { jobSession } from '../../lib/job';
@@ -86,6 +86,9 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const shareable = canShareFiles();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // The artwork replaces the queue in place: move focus to its heading so screen readers hear it.
+  useEffect(() => headingRef.current?.focus(), []);
   // In-app browsers ignore downloads: the download page lets the visitor press and hold the image.
   const downloadHref = isInAppBrowser(navigator.userAgent) ? path('download') : artworkDownloadUrl(imageUrl);
 
@@ -118,7 +121,7 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
           onError={() => setProblem(t('messages.downloadFailed'))}
         />
       </figure>
-      <h1 id="result-heading" className="display">
+      <h1 id="result-heading" className="display" ref={headingRef} tabIndex={-1}>
         {t('result.doneHeading')}
       </h1>
       <p className="lead">{t('result.doneBody')}</p>
