@@ -1,0 +1,153 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense } from 'react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppRoutes } from '../../app/router';
+import { sessionStore } from '../../lib/session';
+
+vi.mock('../../lib/pageview', () => ({ sendPageview: vi.fn(async () => undefined) }));
+
+const copies = import.meta.glob<unknown>('../../locales/*.json', { eager: true, import: 'default' });
+
+function fakeStream() {
+  const track = { stop: vi.fn() };
+  const stream = new MediaStream();
+  stream.getTracks = () => [track as unknown as MediaStreamTrack];
+  return { track, stream };
+}
+
+function withCamera(getUserMedia: (constraints: MediaStreamConstraints) => Promise<MediaStream>) {
+  Object.defineProperty(navigator, 'mediaDevices', {
+    configurable: true,
+    value: { getUserMedia: vi.fn(getUserMedia) },
+  });
+  return navigator.mediaDevices.getUserMedia as unknown as ReturnType<typeof vi.fn>;
+}
+
+async function openPhotoScreen() {
+  await act(async () =>
+    render(
+      <MemoryRouter initialEntries={['/gb/en/photo']}>
+        <Suspense fallback={null}>
+          <AppRoutes />
+        </Suspense>
+      </MemoryRouter>,
+    ),
+  );
+  await screen.findByRole('heading', { level: 1 });
+}
+
+const domError = (name: string) => Object.assign(new Error(name), { name });
+
+beforeEach(() => {
+  sessionStore.update({ questionAnswer: 'yes', consentGiven: true });
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+  // A first visit: the browser has not been asked about the camera yet.
+  vi.spyOn(navigator.permissions, 'query').mockResolvedValue({ state: 'prompt' } as PermissionStatus);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo) => {
+      const code = /\/([\w-]+)\.json/.exec(String(input))?.[1];
+      return new Response(JSON.stringify(copies[`../../locales/${code}.json`] ?? {}));
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  sessionStore.reset();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  Reflect.deleteProperty(navigator, 'mediaDevices');
+});
+
+describe('photo screen', () => {
+  it('asks for the camera, then shows the live preview with take photo and switch camera', async () => {
+    const { stream } = fakeStream();
+    const getUserMedia = withCamera(async () => stream);
+    await openPhotoScreen();
+    expect(screen.getByRole('heading', { name: 'Allow camera access' })).toBeTruthy();
+    await act(async () => userEvent.click(screen.getByRole('button', { name: 'Turn on camera' })));
+    expect(await screen.findByRole('heading', { name: 'Position your face inside the circle' })).toBeTruthy();
+    expect(getUserMedia).toHaveBeenCalledWith({
+      audio: false,
+      video: { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 1280 } },
+    });
+    expect(screen.getByLabelText('Camera preview').className).toContain('mirrored');
+    expect(screen.getByRole('button', { name: 'Take photo' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Switch camera' })).toBeTruthy();
+  });
+
+  it('skips the permission step when the camera is already allowed', async () => {
+    vi.spyOn(navigator.permissions, 'query').mockResolvedValue({ state: 'granted' } as PermissionStatus);
+    withCamera(async () => fakeStream().stream);
+    await openPhotoScreen();
+    expect(await screen.findByRole('heading', { name: 'Position your face inside the circle' })).toBeTruthy();
+  });
+
+  it('stops the old camera before opening the other one, with a plain facingMode', async () => {
+    const first = fakeStream();
+    const second = fakeStream();
+    const getUserMedia = withCamera(async (constraints) => {
+      const video = constraints.video as MediaTrackConstraints;
+      if (video.facingMode === 'environment') {
+        expect(first.track.stop).toHaveBeenCalled();
+        return second.stream;
+      }
+      return first.stream;
+    });
+    await openPhotoScreen();
+    await act(async () => userEvent.click(screen.getByRole('button', { name: 'Turn on camera' })));
+    await act(async () => userEvent.click(await screen.findByRole('button', { name: 'Switch camera' })));
+    expect(getUserMedia).toHaveBeenLastCalledWith(
+      expect.objectContaining({ video: expect.objectContaining({ facingMode: 'environment' }) }),
+    );
+    expect(screen.getByLabelText('Camera preview').className).not.toContain('mirrored');
+  });
+
+  it('says when switching camera fails and keeps the current one', async () => {
+    const first = fakeStream();
+    withCamera(async (constraints) => {
+      if ((constraints.video as MediaTrackConstraints).facingMode === 'environment') throw domError('NotReadableError');
+      return first.stream;
+    });
+    await openPhotoScreen();
+    await act(async () => userEvent.click(screen.getByRole('button', { name: 'Turn on camera' })));
+    await act(async () => userEvent.click(await screen.findByRole('button', { name: 'Switch camera' })));
+    expect(screen.getByRole('alert').textContent).toBe('Failed to switch camera');
+    expect(screen.getByRole('button', { name: 'Take photo' })).toBeTruthy();
+  });
+
+  it.each([
+    ['NotAllowedError', 'Permission denied to access camera. Please reload the page and try again.'],
+    ['NotFoundError', 'No camera found. Please ensure your device has a camera.'],
+    ['NotReadableError', 'Unable to access camera. Please check your camera settings.'],
+  ])('%s shows its message, try again and the file picker', async (name, message) => {
+    withCamera(async () => {
+      throw domError(name);
+    });
+    await openPhotoScreen();
+    await act(async () => userEvent.click(screen.getByRole('button', { name: 'Turn on camera' })));
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(screen.getByLabelText('Choose a photo')).toBeTruthy();
+  });
+
+  it('offers the file picker straight away in an in-app browser', async () => {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (iPhone) Mobile/15E148 Instagram 300.0');
+    withCamera(async () => fakeStream().stream);
+    await openPhotoScreen();
+    const picker = screen.getByLabelText('Choose a photo') as HTMLInputElement;
+    expect(picker.type).toBe('file');
+    expect(picker.accept).toBe('image/*');
+    expect(picker.getAttribute('capture')).toBe('user');
+    expect(screen.queryByRole('button', { name: 'Turn on camera' })).toBeNull();
+  });
+
+  it('sends a visitor who has not consented back to the terms acceptance', async () => {
+    sessionStore.update({ consentGiven: false });
+    await openPhotoScreen();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Curious what you look like as a mosaic?');
+  });
+});
