@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
@@ -14,6 +13,7 @@ import {
 import type { Config } from './config.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { createMetrics, registerMetricsRoute } from './plugins/metrics.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerWeb } from './plugins/web.js';
 import { registerXsrf } from './plugins/xsrf.js';
 import { analyticsRoutes } from './routes/analytics.js';
@@ -80,7 +80,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // External plugins.
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, { contentSecurityPolicy: { directives: CSP } });
+  registerSecurityHeaders(app);
   await app.register(fastifyRateLimit, {
     global: false,
     errorResponseBuilder: () => new ApiError('rateLimited'),
@@ -154,19 +154,3 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   return app;
 }
-
-const CSP = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  fontSrc: ["'self'", 'data:'],
-  imgSrc: ["'self'", 'blob:', 'data:'],
-  mediaSrc: ["'self'", 'blob:', 'mediastream:'],
-  connectSrc: ["'self'", 'blob:', 'data:'],
-  workerSrc: ["'self'", 'blob:'],
-  objectSrc: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  frameAncestors: ["'none'"],
-  upgradeInsecureRequests: null,
-};

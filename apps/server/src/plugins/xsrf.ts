@@ -9,7 +9,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * (the web app's index.html included); every mutating request must echo it in `X-XSRF-TOKEN`.
  */
 export function registerXsrf(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const cookie = request.cookies[XSRF.cookie];
     if (!cookie) {
       reply.setCookie(XSRF.cookie, randomBytes(24).toString('base64url'), {
@@ -19,9 +19,10 @@ export function registerXsrf(app: FastifyInstance): void {
         httpOnly: false,
       });
     }
-    if (!MUTATING.has(request.method)) return;
+    if (!MUTATING.has(request.method)) return done();
     const header = request.headers[XSRF.header];
-    if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) throw new ApiError('xsrf');
+    if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) return done(new ApiError('xsrf'));
+    done();
   });
 }
 
