@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
 import { Client, freePort, startTestServer, type TestServer } from '../test/harness.js';
+import { createBackend } from './create-backend.js';
 
 let server: TestServer | undefined;
 let dataDir: string | undefined;
@@ -103,3 +105,25 @@ it('loses no job when the server process is killed (SIGKILL) mid-job', async () 
     rmSync(dir, { recursive: true, force: true });
   }
 }, 300_000);
+
+it('queues and completes a job that was accepted but not yet queued when the process stopped', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-pending-'));
+  try {
+    // What an upload leaves behind if the process dies between storing the job and queueing it.
+    const backend = await createBackend({ dataDir: dir });
+    const jobId = randomUUID();
+    const photoKey = await backend.storage.savePhoto(jobId, await facePhoto());
+    await backend.jobs.create({ id: jobId, sessionId: 'session-1700000000000-pending1', blacklabel: false, photoKey });
+    await backend.close();
+
+    const restarted = await startTestServer({}, { dataDir: dir });
+    try {
+      const client = await new Client(restarted.url).init();
+      expect((await client.waitUntilFinal(jobId)).status).toBe('completed');
+    } finally {
+      await restarted.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
