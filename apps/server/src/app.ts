@@ -113,7 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     concurrency: config.workers,
   });
   const hub = new StreamHub(backend, config.streamLimit, config.heartbeatMs, metrics);
-  const lifecycle = { ready: false };
+  const lifecycle = { ready: false, stopping: false };
   const services: Services = {
     config,
     backend,
@@ -139,10 +139,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.addHook('onReady', async () => {
     await runner.start();
-    lifecycle.ready = true;
+    // Ready once the workers have their models, so a load balancer sends no visitor to a cold process.
+    pool.warmUp().then(
+      () => {
+        lifecycle.ready = !lifecycle.stopping;
+      },
+      (err) => app.log.error({ err }, 'render workers failed to start'),
+    );
   });
   // Shutdown: refuse readiness, end streams (they hold connections open), let running jobs finish.
   app.addHook('preClose', async () => {
+    lifecycle.stopping = true;
     lifecycle.ready = false;
     hub.closeAll();
   });

@@ -30,5 +30,6 @@ export interface Services {
   hub: StreamHub;
   pollBudget: PollBudget;
   metrics: Metrics;
-  lifecycle: { ready: boolean };
+  /** Ready: serving with warm render workers; stopping: shutdown has begun. */
+  lifecycle: { ready: boolean; stopping: boolean };
 }

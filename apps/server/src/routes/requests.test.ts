@@ -301,9 +301,14 @@ describe('POST /api/analytics/pageview', () => {
 });
 
 describe('operations endpoints', () => {
-  it('answers /healthz and /readyz when running', async () => {
+  it('answers /healthz, and /readyz once the render workers are warm', async () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    const ready = await fetch(`${server.url}/readyz`);
+    const deadline = Date.now() + 60_000;
+    let ready = await fetch(`${server.url}/readyz`);
+    while (ready.status === 503 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ready = await fetch(`${server.url}/readyz`);
+    }
     expect(ready.status).toBe(200);
   });
 

@@ -5,6 +5,8 @@ import type { RenderOutcome, RenderTask, RenderWorkerData } from '../worker/rend
 
 export interface RenderPool {
   render(task: RenderTask): Promise<RenderOutcome>;
+  /** Resolves when the worker threads have loaded the engine's models. */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,7 @@ export function renderWorkerFile(): string {
 
 /** One worker thread per configured worker; the job queue never hands the pool more than it has threads. */
 export function createRenderPool(options: { threads: number } & RenderWorkerData): RenderPool {
-  const piscina = new Piscina<RenderTask, RenderOutcome>({
+  const piscina = new Piscina({
     filename: renderWorkerFile(),
     minThreads: options.threads,
     maxThreads: options.threads,
@@ -33,7 +35,10 @@ export function createRenderPool(options: { threads: number } & RenderWorkerData
   // A worker that dies mid-task rejects that task; the pool itself must not crash the process.
   piscina.on('error', () => {});
   return {
-    render: (task) => piscina.run(task),
+    render: (task) => piscina.run(task) as Promise<RenderOutcome>,
+    async warmUp() {
+      await Promise.all(Array.from({ length: options.threads }, () => piscina.run(null, { name: 'warmUp' })));
+    },
     close: () => piscina.close(),
   };
 }

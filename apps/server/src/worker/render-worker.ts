@@ -8,6 +8,11 @@ const data = (Piscina.workerData ?? {}) as Partial<RenderWorkerData>;
 
 await loadModels();
 
+/** Resolves once this thread has loaded the models (the module's top-level await): readiness. */
+export function warmUp(): boolean {
+  return true;
+}
+
 export default async function renderTask(task: RenderTask): Promise<RenderOutcome> {
   if (task.attempt <= (data.crashAttempts ?? 0)) process.exit(70);
   try {
