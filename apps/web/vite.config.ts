@@ -2,12 +2,13 @@ import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { buildInfo, createBuildId } from './build/build-info-plugin';
 import { preloadLatinFonts } from './build/font-preload-plugin';
+import { precompress } from './build/precompress-plugin';
 
 const buildId = createBuildId();
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), buildInfo(buildId), preloadLatinFonts()],
+  plugins: [react(), buildInfo(buildId), preloadLatinFonts(), precompress()],
   // The workspace packages bundle from their TypeScript sources.
   resolve: { conditions: ['source', ...defaultClientConditions] },
   define: { __BUILD_ID__: JSON.stringify(buildId) },
