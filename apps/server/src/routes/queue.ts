@@ -36,6 +36,8 @@ export function queueRoutes(app: App, { backend, hub, pollBudget }: Services): v
   app.get(
     '/api/queue/stream/:jobId',
     {
+      // A HEAD request must not open a stream that nobody reads.
+      exposeHeadRoute: false,
       schema: {
         summary: 'Event stream of a job: one `data:` JSON message (status, queue_position, error_message) per change',
         params: jobParamsSchema,
