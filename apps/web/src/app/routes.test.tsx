@@ -11,7 +11,7 @@ vi.mock('../lib/pageview', () => ({ sendPageview: vi.fn(async () => undefined) }
 const copies = import.meta.glob<unknown>('../locales/*.json', { eager: true, import: 'default' });
 
 function Where() {
-  return <output data-testid="where">{useLocation().pathname}</output>;
+  return <span data-testid="where">{useLocation().pathname}</span>;
 }
 
 /** Rendered inside an awaited act so React replays the suspended locale and screen loads. */

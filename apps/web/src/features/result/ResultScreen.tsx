@@ -21,9 +21,10 @@ export default function ResultScreen() {
   usePageMeta(t('result.title'));
 
   useEffect(() => {
-    const { currentJobId, processedImage, isProcessing } = jobSession.store.getState();
-    // Back after a reload: the saved job is checked before it is trusted (SPEC §4).
-    if (currentJobId && !processedImage && !jobSession.monitoring && isProcessing) {
+    const { currentJobId, processedImage, error } = jobSession.store.getState();
+    // Back after a reload: the saved job is checked before it is trusted (SPEC §4). A failure seen
+    // in this page is shown as it is; one from before the reload is not saved, so the check finds it.
+    if (currentJobId && !processedImage && !error && !jobSession.monitoring) {
       void jobSession.validateStoredJob().finally(() => setCheckedStoredJob(true));
     } else {
       setCheckedStoredJob(true);
