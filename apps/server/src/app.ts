@@ -102,7 +102,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // App services.
   const backend = await createBackend({ dataDir: config.dataDir });
   const metrics = createMetrics(backend);
-  const pool = createRenderPool({ threads: config.workers, crashAttempts: config.testCrashAttempts });
+  const pool = createRenderPool({
+    threads: config.workers,
+    log: app.log,
+    crashAttempts: config.testCrashAttempts,
+  });
   const runner = new JobRunner({
     backend,
     pool,

@@ -21,8 +21,9 @@ const envSchema = z.object({
   STREAM_LIMIT: integer(0).default(10_000).describe('Open event streams before new ones get the overload message'),
   POLL_LIMIT: integer(1).default(20_000).describe('Status polls per second before polls get 408'),
   RATE_LIMIT_WINDOW: seconds(1).default(60).describe('Rate-limit window in seconds'),
-  RATE_LIMIT_CONSENT: integer(1).default(30).describe('Consent requests per client address per window'),
-  RATE_LIMIT_UPLOAD: integer(1).default(10).describe('Uploads per client address per window'),
+  // Generous per address: mobile carriers put many visitors behind one address (carrier-grade NAT).
+  RATE_LIMIT_CONSENT: integer(1).default(60).describe('Consent requests per client address per window'),
+  RATE_LIMIT_UPLOAD: integer(1).default(20).describe('Uploads per client address per window'),
   RESULT_TTL: seconds(1)
     .default(24 * 60 * 60)
     .describe('Seconds a finished job and its artwork are kept'),

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
 import { Piscina } from 'piscina';
 import type { RenderOutcome, RenderTask, RenderWorkerData } from '../worker/render-task.js';
 
@@ -24,7 +25,7 @@ export function renderWorkerFile(): string {
 }
 
 /** One worker thread per configured worker; the job queue never hands the pool more than it has threads. */
-export function createRenderPool(options: { threads: number } & RenderWorkerData): RenderPool {
+export function createRenderPool(options: { threads: number; log: FastifyBaseLogger } & RenderWorkerData): RenderPool {
   const piscina = new Piscina({
     filename: renderWorkerFile(),
     minThreads: options.threads,
@@ -32,8 +33,8 @@ export function createRenderPool(options: { threads: number } & RenderWorkerData
     idleTimeout: Number.POSITIVE_INFINITY,
     workerData: { crashAttempts: options.crashAttempts } satisfies RenderWorkerData,
   });
-  // A worker that dies mid-task rejects that task; the pool itself must not crash the process.
-  piscina.on('error', () => {});
+  // A worker that dies mid-task rejects that task (the job runner retries it); the process carries on.
+  piscina.on('error', (err) => options.log.warn({ err }, 'render worker thread failed'));
   return {
     render: (task) => piscina.run(task) as Promise<RenderOutcome>,
     async warmUp() {
