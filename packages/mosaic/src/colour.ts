@@ -37,8 +37,7 @@ export function rgbToLab(r: number, g: number, b: number, out: Float32Array, off
 }
 
 /** Converts an interleaved RGB image to interleaved Lab floats. */
-export function imageToLab(rgb: Uint8Array): Float32Array {
-  const lab = new Float32Array(rgb.length);
+export function imageToLab(rgb: Uint8Array, lab = new Float32Array(rgb.length)): Float32Array {
   for (let i = 0; i < rgb.length; i += 3) {
     rgbToLab(rgb[i] as number, rgb[i + 1] as number, rgb[i + 2] as number, lab, i);
   }

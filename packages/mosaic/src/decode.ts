@@ -10,30 +10,62 @@ export interface RgbImage {
   height: number;
 }
 
+/**
+ * An opened upload: its upright size, and decoding at any size up to the working resolution.
+ * JPEGs decode straight to a smaller size (shrink-on-load), so the engine decodes twice cheaply
+ * — small for the detector, then just as large as the framing needs — instead of once large.
+ */
+export interface Photo {
+  width: number;
+  height: number;
+  at(maxSide: number): Promise<RgbImage>;
+}
+
 /** Working resolution: the web app uploads at most this long side, so bigger photos gain nothing. */
-const MAX_SIDE = UPLOAD_LIMITS.clientMaxSide;
+export const MAX_SIDE = UPLOAD_LIMITS.clientMaxSide;
 const limitInputPixels = UPLOAD_LIMITS.maxPixels;
 
 /**
- * Decodes any accepted upload (JPEG, PNG, WebP, HEIC) into an upright RGB image no larger than
- * the working resolution. EXIF orientation is applied and every piece of metadata is dropped.
+ * Opens any accepted upload (JPEG, PNG, WebP, HEIC). EXIF orientation is applied and every piece
+ * of metadata is dropped. Anything unreadable becomes an `unreadable_image` refusal.
  */
-export async function decodePhoto(input: Uint8Array): Promise<RgbImage> {
+export async function openPhoto(input: Uint8Array): Promise<Photo> {
   if (!(input instanceof Uint8Array)) {
     throw new TypeError(`Expected a Buffer or Uint8Array for input but received ${typeof input}`);
   }
   if (input.byteLength === 0) throw new MosaicRefusal('unreadable_image', 'empty file');
-  if (isHeif(input)) return decodeHeif(input);
+  if (isHeif(input)) return openHeif(input);
+  let width: number;
+  let height: number;
   try {
-    return await toRgb(sharp(input, { limitInputPixels, failOn: 'error' }).rotate());
+    const meta = await sharp(input, { limitInputPixels }).metadata();
+    if (!meta.width || !meta.height) throw new Error('no dimensions');
+    // Orientations 5–8 turn the picture a quarter.
+    const quarter = (meta.orientation ?? 1) >= 5;
+    width = quarter ? meta.height : meta.width;
+    height = quarter ? meta.width : meta.height;
   } catch (error) {
     throw new MosaicRefusal('unreadable_image', errorText(error));
   }
+  const at = async (maxSide: number) => {
+    try {
+      return await toRgb(sharp(input, { limitInputPixels, failOn: 'error' }).rotate(), maxSide);
+    } catch (error) {
+      throw new MosaicRefusal('unreadable_image', errorText(error));
+    }
+  };
+  return { ...fit(width, height, MAX_SIDE), at };
 }
 
-async function toRgb(pipeline: Sharp): Promise<RgbImage> {
+function fit(width: number, height: number, maxSide: number): { width: number; height: number } {
+  const scale = Math.min(1, maxSide / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+async function toRgb(pipeline: Sharp, maxSide: number): Promise<RgbImage> {
+  const side = Math.min(MAX_SIDE, Math.round(maxSide));
   const { data, info } = await pipeline
-    .resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .resize(side, side, { fit: 'inside', withoutEnlargement: true })
     .flatten({ background: '#ffffff' })
     .toColourspace('srgb')
     .raw()
@@ -53,8 +85,9 @@ function isHeif(input: Uint8Array): boolean {
   return /^ftyp(heic|heix|hevc|hevx|mif1|msf1|heim|heis)$/.test(box);
 }
 
-async function decodeHeif(input: Uint8Array): Promise<RgbImage> {
+async function openHeif(input: Uint8Array): Promise<Photo> {
   let images: Awaited<ReturnType<typeof heicDecode.all>> | undefined;
+  let full: RgbImage;
   try {
     images = await heicDecode.all({ buffer: input });
     const first = images[0];
@@ -63,12 +96,21 @@ async function decodeHeif(input: Uint8Array): Promise<RgbImage> {
       throw new Error(`${first.width}×${first.height} exceeds the pixel limit`);
     }
     const { data, width, height } = await first.decode();
-    return await toRgb(sharp(data, { raw: { width, height, channels: 4 }, limitInputPixels }));
+    full = await toRgb(sharp(data, { raw: { width, height, channels: 4 }, limitInputPixels }), MAX_SIDE);
   } catch (error) {
     throw new MosaicRefusal('unreadable_image', `HEIC: ${errorText(error)}`);
   } finally {
     images?.dispose();
   }
+  // HEVC cannot be decoded at a reduced size, so the decoded picture is kept and resized.
+  const at = async (maxSide: number) =>
+    maxSide >= Math.max(full.width, full.height)
+      ? full
+      : toRgb(
+          sharp(full.data, { raw: { width: full.width, height: full.height, channels: 3 }, limitInputPixels }),
+          maxSide,
+        );
+  return { width: full.width, height: full.height, at };
 }
 
 function errorText(error: unknown): string {

@@ -70,10 +70,11 @@ export function meanLuma(image: RgbImage, box?: { x: number; y: number; w: numbe
 }
 
 /**
- * Picks the subject among the detected faces (scaled by `scale` into the working image) or refuses:
- * no face, several faces of similar size, a face too small or too dark.
+ * Picks the subject among the faces detected in `image` or refuses: no face, several faces of
+ * similar size, a face too small or too dark. `workingScale` converts the image's pixels to the
+ * working resolution, where the size limits are set.
  */
-export function chooseFace(faces: HumanFace[], scale: number, image: RgbImage): FaceGeometry {
+export function chooseFace(faces: HumanFace[], image: RgbImage, workingScale: number): FaceGeometry {
   if (faces.length === 0) throw new MosaicRefusal('no_face');
   const bySize = [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
   const [main, second] = bySize as [HumanFace, HumanFace | undefined];
@@ -82,8 +83,8 @@ export function chooseFace(faces: HumanFace[], scale: number, image: RgbImage): 
   }
   const mesh = new Float32Array(main.mesh.length * 2);
   main.mesh.forEach(([x, y], i) => {
-    mesh[i * 2] = x / scale;
-    mesh[i * 2 + 1] = y / scale;
+    mesh[i * 2] = x;
+    mesh[i * 2 + 1] = y;
   });
   const at = (index: number): Point => ({ x: mesh[index * 2] as number, y: mesh[index * 2 + 1] as number });
   const mid = (a: Point, b: Point): Point => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
@@ -92,10 +93,11 @@ export function chooseFace(faces: HumanFace[], scale: number, image: RgbImage): 
   const [leftEye, rightEye] = eyeA.x <= eyeB.x ? [eyeA, eyeB] : [eyeB, eyeA];
   const mouth = mid(mid(at(MESH.mouthLeft), at(MESH.mouthRight)), mid(at(MESH.upperLip), at(MESH.lowerLip)));
   const width = Math.hypot(at(MESH.cheekLeft).x - at(MESH.cheekRight).x, at(MESH.cheekLeft).y - at(MESH.cheekRight).y);
-  if (width < FACE_LIMITS.minWidth || width < FACE_LIMITS.minShare * Math.max(image.width, image.height)) {
-    throw new MosaicRefusal('face_too_small', `face ${Math.round(width)} px wide`);
+  const workingWidth = width * workingScale;
+  if (workingWidth < FACE_LIMITS.minWidth || width < FACE_LIMITS.minShare * Math.max(image.width, image.height)) {
+    throw new MosaicRefusal('face_too_small', `face ${Math.round(workingWidth)} px wide`);
   }
-  const [bx, by, bw, bh] = main.box.map((v) => v / scale) as [number, number, number, number];
+  const [bx, by, bw, bh] = main.box;
   const faceLuma = meanLuma(image, { x: bx + bw * 0.2, y: by + bh * 0.2, w: bw * 0.6, h: bh * 0.6 });
   if (faceLuma < FACE_LIMITS.minFaceLuma) throw new MosaicRefusal('too_dark', `face luma ${Math.round(faceLuma)}`);
   return { leftEye, rightEye, mouth, width, mesh };

@@ -40,14 +40,21 @@ export function toArtwork(framing: Framing, p: Point): Point {
 }
 
 /**
- * Renders the framed photo at artwork size. Large reductions go through sharp's Lanczos resize
- * first so the bilinear warp never aliases; beyond its edges the photo is mirrored.
+ * Renders the framed photo at artwork size divided by `reduction` (the engine works at half size).
+ * `photoScale` is the photo's size relative to the image the framing was measured on. Large
+ * reductions go through sharp's Lanczos resize first so the bilinear warp never aliases; beyond
+ * its edges the photo is mirrored.
  */
-export async function warpToArtwork(photo: RgbImage, framing: Framing): Promise<RgbImage> {
+export async function warpToArtwork(
+  photo: RgbImage,
+  framing: Framing,
+  reduction = 1,
+  photoScale = 1,
+): Promise<RgbImage> {
   let source = photo;
-  let { scale } = framing;
-  let factor = 1;
-  if (scale < 0.8) {
+  let scale = framing.scale / reduction / photoScale;
+  let factor = photoScale;
+  if (scale < 0.65) {
     const width = Math.max(1, Math.round(photo.width * scale));
     const height = Math.max(1, Math.round(photo.height * scale));
     const data = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
@@ -55,11 +62,15 @@ export async function warpToArtwork(photo: RgbImage, framing: Framing): Promise<
       .raw()
       .toBuffer();
     source = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height };
-    factor = width / photo.width;
-    scale /= factor;
+    const shrink = width / photo.width;
+    factor *= shrink;
+    scale /= shrink;
   }
-  const { width, height } = LAYOUT;
-  const out = new Uint8ClampedArray(width * height * 3);
+  const width = Math.round(LAYOUT.width / reduction);
+  const height = Math.round(LAYOUT.height / reduction);
+  const tx = framing.target.x / reduction;
+  const ty = framing.target.y / reduction;
+  const out = new Uint8Array(width * height * 3);
   const src = source.data;
   const sw = source.width;
   const maxX = source.width - 1;
@@ -71,8 +82,8 @@ export async function warpToArtwork(photo: RgbImage, framing: Framing): Promise<
   const cy = framing.source.y * factor;
   let o = 0;
   for (let y = 0; y < height; y++) {
-    const dy = y + 0.5 - framing.target.y;
-    const dx = 0.5 - framing.target.x;
+    const dy = y + 0.5 - ty;
+    const dx = 0.5 - tx;
     let sx = cx + dx * ux - dy * uy - 0.5;
     let sy = cy + dx * uy + dy * ux - 0.5;
     for (let x = 0; x < width; x++, sx += ux, sy += uy, o += 3) {
@@ -92,22 +103,26 @@ export async function warpToArtwork(photo: RgbImage, framing: Framing): Promise<
       const w11 = ax * ay;
       const i00 = (y0 * sw + x0) * 3;
       const i01 = i00 + sw * 3;
+      // The weights sum to 1, so values stay within 0–255 and +0.5 then truncation rounds.
       out[o] =
         (src[i00] as number) * w00 +
         (src[i00 + 3] as number) * w10 +
         (src[i01] as number) * w01 +
-        (src[i01 + 3] as number) * w11;
+        (src[i01 + 3] as number) * w11 +
+        0.5;
       out[o + 1] =
         (src[i00 + 1] as number) * w00 +
         (src[i00 + 4] as number) * w10 +
         (src[i01 + 1] as number) * w01 +
-        (src[i01 + 4] as number) * w11;
+        (src[i01 + 4] as number) * w11 +
+        0.5;
       out[o + 2] =
         (src[i00 + 2] as number) * w00 +
         (src[i00 + 5] as number) * w10 +
         (src[i01 + 2] as number) * w01 +
-        (src[i01 + 5] as number) * w11;
+        (src[i01 + 5] as number) * w11 +
+        0.5;
     }
   }
-  return { data: new Uint8Array(out.buffer), width, height };
+  return { data: out, width, height };
 }

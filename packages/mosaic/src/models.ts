@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { scratch } from './scratch.js';
 
 /**
  * Face detection (Human's BlazeFace + FaceMesh) and person segmentation (MediaPipe selfie model) on
@@ -136,7 +137,8 @@ function registerFileLoader(tf: Tfjs): void {
 
 /** Builds a [1, h, w, 3] float tensor (0–255) from interleaved RGB. */
 function toTensor(tf: Tfjs, rgb: Uint8Array, width: number, height: number): Tensor {
-  const values = new Float32Array(width * height * 3);
+  // tfjs copies the values into the WASM heap, so the scratch array is free again at once.
+  const values = scratch('tensor', Float32Array, width * height * 3);
   for (let i = 0; i < values.length; i++) values[i] = rgb[i] as number;
   return tf.tensor4d(values, [1, height, width, 3]);
 }

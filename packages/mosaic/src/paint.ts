@@ -1,6 +1,7 @@
 import { nearestColour, type Palette, parseHex } from './colour.js';
 import type { Point } from './face.js';
 import { patternIndex } from './pattern.js';
+import { scratch } from './scratch.js';
 import type { Tiles } from './superpixels.js';
 
 export interface PaintStyle {
@@ -78,39 +79,59 @@ export function paintTiles(
   }
 
   const [gr, gg, gb] = parseHex(style.grout);
-  const out = new Uint8ClampedArray(width * height * 3);
+  const out = scratch('painted', Uint8Array, width * height * 3);
   const wideTile = new Uint8Array(count);
   for (let t = 0; t < count; t++) wideTile[t] = (spacing[t] as number) >= WIDE_JOINT ? 1 : 0;
-  for (let y = 0, i = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, i++) {
-      const t = labels[i] as number;
-      const wide = wideTile[t] === 1;
-      const joint =
-        (x + 1 < width && labels[i + 1] !== t) ||
-        (y + 1 < height && labels[i + width] !== t) ||
-        (wide && x > 0 && labels[i - 1] !== t) ||
-        (wide && y > 0 && labels[i - width] !== t);
-      const r = tileRgb[t * 3] as number;
-      const g = tileRgb[t * 3 + 1] as number;
-      const b = tileRgb[t * 3 + 2] as number;
-      const o = i * 3;
-      if (joint) {
-        if (isPerson[t]) {
-          out[o] = r * PORTRAIT_JOINT_SHADE;
-          out[o + 1] = g * PORTRAIT_JOINT_SHADE;
-          out[o + 2] = b * PORTRAIT_JOINT_SHADE;
-        } else {
-          out[o] = gr;
-          out[o + 1] = gg;
-          out[o + 2] = gb;
-        }
-        continue;
-      }
-      const light = (base[t] as number) + (slopeX[t] as number) * x + (slopeY[t] as number) * y;
-      out[o] = r * light;
-      out[o + 1] = g * light;
-      out[o + 2] = b * light;
+  // Joint colour per tile: its own colour in shadow inside the portrait, the grout elsewhere.
+  const jointRgb = new Float32Array(count * 3);
+  for (let t = 0; t < count; t++) {
+    for (let c = 0; c < 3; c++) {
+      jointRgb[t * 3 + c] = isPerson[t]
+        ? (tileRgb[t * 3 + c] as number) * PORTRAIT_JOINT_SHADE
+        : ([gr, gg, gb][c] as number);
     }
   }
-  return { rgb: new Uint8Array(out.buffer), colours, personTiles };
+  let t = -1;
+  let wide = false;
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let light0 = 0;
+  let lightX = 0;
+  for (let y = 0, i = 0; y < height; y++) {
+    const lastRow = y + 1 === height;
+    for (let x = 0; x < width; x++, i++) {
+      const label = labels[i] as number;
+      if (label !== t) {
+        // Runs of one tile are long: fetch its colour and light only when the tile changes.
+        t = label;
+        wide = wideTile[t] === 1;
+        r = tileRgb[t * 3] as number;
+        g = tileRgb[t * 3 + 1] as number;
+        b = tileRgb[t * 3 + 2] as number;
+        lightX = slopeX[t] as number;
+        light0 = (base[t] as number) + (slopeY[t] as number) * y;
+      }
+      const o = i * 3;
+      if (
+        (x + 1 < width && labels[i + 1] !== t) ||
+        (!lastRow && labels[i + width] !== t) ||
+        (wide && ((x > 0 && labels[i - 1] !== t) || (y > 0 && labels[i - width] !== t)))
+      ) {
+        out[o] = jointRgb[t * 3] as number;
+        out[o + 1] = jointRgb[t * 3 + 1] as number;
+        out[o + 2] = jointRgb[t * 3 + 2] as number;
+        continue;
+      }
+      const light = light0 + lightX * x;
+      const vr = r * light;
+      const vg = g * light;
+      const vb = b * light;
+      out[o] = vr > 255 ? 255 : vr;
+      out[o + 1] = vg > 255 ? 255 : vg;
+      out[o + 2] = vb > 255 ? 255 : vb;
+    }
+    t = -1;
+  }
+  return { rgb: out, colours, personTiles };
 }

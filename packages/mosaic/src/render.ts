@@ -3,7 +3,7 @@ import { ARTWORK } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { applyFrame, frameOverlay } from './brand-frame.js';
 import { createPalette, imageToLab } from './colour.js';
-import { decodePhoto, type RgbImage } from './decode.js';
+import { MAX_SIDE, openPhoto, type RgbImage } from './decode.js';
 import { buildSizeMap } from './detail.js';
 import { chooseFace, FACE_LIMITS, type FaceGeometry, meanLuma } from './face.js';
 import { computeFraming, type Framing, toArtwork, warpToArtwork } from './framing.js';
@@ -12,7 +12,8 @@ import { detectFaces, segmentPerson } from './models.js';
 import { paintTiles } from './paint.js';
 import { createRandom } from './random.js';
 import { MosaicRefusal } from './refusal.js';
-import { halveFloat, halveRgb, resizeRgb, upsampleMask } from './resample.js';
+import { halveFloat, resizeRgb, upsampleMask } from './resample.js';
+import { scratch, serialised } from './scratch.js';
 import { placeSeeds } from './seeds.js';
 import { buildTiles } from './superpixels.js';
 
@@ -34,7 +35,7 @@ export interface RenderResult {
 
 /** Everything the quality tests and the CLI want to look at besides the JPEG. */
 export interface RenderDetails extends RenderResult {
-  /** The photo framed exactly like the artwork (eyes level, face placed), artwork size. */
+  /** The photo framed exactly like the artwork (eyes level, face placed), artwork size. Empty from `render`. */
   framed: RgbImage;
   framing: Framing;
   face: FaceGeometry;
@@ -74,9 +75,13 @@ function checkOptions(options: RenderOptions): { blacklabel: boolean; seed: numb
 
 /** The full pipeline: decode → find face → frame → segment → tessellate → paint → brand → encode. */
 export async function renderDetailed(input: Buffer | Uint8Array, options: RenderOptions = {}): Promise<RenderDetails> {
+  return guarded(input, options, true);
+}
+
+async function guarded(input: Buffer | Uint8Array, options: RenderOptions, inspect: boolean): Promise<RenderDetails> {
   const { blacklabel, seed } = checkOptions(options);
   try {
-    return await run(input, blacklabel, seed);
+    return await serialised(() => run(input, blacklabel, seed, inspect));
   } catch (error) {
     if (error instanceof MosaicRefusal || error instanceof TypeError) throw error;
     const refusal = new MosaicRefusal('render_failed', error instanceof Error ? error.message : String(error));
@@ -85,7 +90,7 @@ export async function renderDetailed(input: Buffer | Uint8Array, options: Render
   }
 }
 
-async function run(input: Uint8Array, blacklabel: boolean, seed: number): Promise<RenderDetails> {
+async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect: boolean): Promise<RenderDetails> {
   const timings: Record<string, number> = {};
   let mark = performance.now();
   const lap = (stage: string) => {
@@ -95,21 +100,21 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number): Promis
   };
   const started = mark;
 
-  const photo = await decodePhoto(input);
+  const photo = await openPhoto(input);
+  const small = await photo.at(DETECT_SIDE);
   lap('decode');
 
-  if (meanLuma(photo) < FACE_LIMITS.minImageLuma) throw new MosaicRefusal('too_dark');
-  const detectScale = Math.min(1, DETECT_SIDE / Math.max(photo.width, photo.height));
-  const small =
-    detectScale < 1
-      ? await resizeRgb(photo, Math.round(photo.width * detectScale), Math.round(photo.height * detectScale))
-      : photo;
+  if (meanLuma(small) < FACE_LIMITS.minImageLuma) throw new MosaicRefusal('too_dark');
   const faces = await detectFaces(small.data, small.width, small.height);
-  const face = chooseFace(faces, small.width / photo.width, photo);
+  const face = chooseFace(faces, small, photo.width / small.width);
   lap('detect');
 
+  // Framing is measured on the detector's image; the photo is decoded again only as large as the
+  // half-size working image needs (with a margin for the bilinear warp).
   const framing = computeFraming(face);
-  const framed = await warpToArtwork(photo, framing);
+  const neededSide = Math.max(small.width, small.height) * (framing.scale / 2) * 1.25;
+  const source = neededSide > Math.max(small.width, small.height) ? await photo.at(neededSide) : small;
+  const half = await warpToArtwork(source, framing, 2, source.width / small.width);
   const mesh = new Float32Array(face.mesh.length);
   for (let i = 0; i < mesh.length; i += 2) {
     const p = toArtwork(framing, { x: face.mesh[i] as number, y: face.mesh[i + 1] as number });
@@ -118,20 +123,26 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number): Promis
   }
   lap('frame');
 
-  const maskInput = await resizeRgb(framed, MASK_WIDTH, MASK_HEIGHT);
+  const maskInput = await resizeRgb(half, MASK_WIDTH, MASK_HEIGHT);
   const mask = await segmentPerson(maskInput.data, MASK_WIDTH, MASK_HEIGHT);
   lap('segment');
 
   const { width, height } = LAYOUT;
-  const half = halveRgb(framed);
-  const halfLab = imageToLab(half.data);
-  const halfMask = upsampleMask(mask, MASK_WIDTH, MASK_HEIGHT, half.width, half.height);
+  const halfLab = imageToLab(half.data, scratch('half-lab', Float32Array, half.data.length));
+  const halfMask = upsampleMask(
+    mask,
+    MASK_WIDTH,
+    MASK_HEIGHT,
+    half.width,
+    half.height,
+    scratch('half-mask', Float32Array, half.width * half.height),
+  );
   const quarterLuma = halveFloat(halfLab, half.width, half.height, 3, 0);
   const quarterMask = halveFloat(halfMask, half.width, half.height);
   const qw = Math.ceil(half.width / 2);
   const qh = Math.ceil(half.height / 2);
   const sizeMap = buildSizeMap(quarterLuma, quarterMask, qw, qh, 4, mesh);
-  const inverseSpacing2 = new Float32Array(half.width * half.height);
+  const inverseSpacing2 = scratch('inverse-spacing', Float32Array, half.width * half.height);
   for (let y = 0; y < half.height; y++) {
     for (let x = 0; x < half.width; x++) {
       const size = (sizeMap.sizes[(y >> 1) * qw + (x >> 1)] as number) / 2;
@@ -148,7 +159,6 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number): Promis
   const tiles = buildTiles(
     { width: half.width, height: half.height, lab: halfLab, mask: halfMask, inverseSpacing2 },
     seeds,
-    framed.data,
     width,
     height,
   );
@@ -171,6 +181,10 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number): Promis
   const jpeg = await encode(painted.rgb, width, height);
   lap('encode');
   timings.total = performance.now() - started;
+  const full = inspect ? await photo.at(MAX_SIDE) : undefined;
+  const framed = full
+    ? await warpToArtwork(full, framing, 1, full.width / small.width)
+    : { data: new Uint8Array(0), width: 0, height: 0 };
   return {
     jpeg,
     width,
@@ -182,9 +196,10 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number): Promis
     face,
     personTiles: painted.personTiles,
     colours: painted.colours,
-    labels: tiles.labels,
+    // Scratch memory is reused by the next render: inspection gets its own copies.
+    labels: inspect ? tiles.labels.slice() : tiles.labels,
     personByTile: tiles.person,
-    painted: painted.rgb,
+    painted: inspect ? painted.rgb.slice() : painted.rgb,
   };
 }
 
@@ -201,6 +216,6 @@ async function encode(rgb: Uint8Array, width: number, height: number): Promise<B
 
 /** The public result: the JPEG and its facts. */
 export async function render(input: Buffer | Uint8Array, options: RenderOptions = {}): Promise<RenderResult> {
-  const { jpeg, width, height, tiles, timings } = await renderDetailed(input, options);
+  const { jpeg, width, height, tiles, timings } = await guarded(input, options, false);
   return { jpeg, width, height, tiles, timings };
 }

@@ -10,34 +10,15 @@ export async function resizeRgb(image: RgbImage, width: number, height: number):
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height };
 }
 
-/** Halves an RGB image by averaging 2×2 blocks (the artwork's sides are even). */
-export function halveRgb(image: RgbImage): RgbImage {
-  const width = image.width >> 1;
-  const height = image.height >> 1;
-  const src = image.data;
-  const sw = image.width * 3;
-  const out = new Uint8Array(width * height * 3);
-  for (let y = 0, o = 0; y < height; y++) {
-    const row = y * 2 * sw;
-    for (let x = 0; x < width; x++) {
-      const i = row + x * 6;
-      for (let c = 0; c < 3; c++, o++) {
-        out[o] =
-          ((src[i + c] as number) +
-            (src[i + 3 + c] as number) +
-            (src[i + sw + c] as number) +
-            (src[i + sw + 3 + c] as number) +
-            2) >>
-          2;
-      }
-    }
-  }
-  return { data: out, width, height };
-}
-
 /** Bilinear resampling of a single-channel 8-bit map into floats 0–1. */
-export function upsampleMask(mask: Uint8Array, mw: number, mh: number, width: number, height: number): Float32Array {
-  const out = new Float32Array(width * height);
+export function upsampleMask(
+  mask: Uint8Array,
+  mw: number,
+  mh: number,
+  width: number,
+  height: number,
+  out = new Float32Array(width * height),
+): Float32Array {
   const sx = mw / width;
   const sy = mh / height;
   for (let y = 0; y < height; y++) {

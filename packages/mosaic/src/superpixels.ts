@@ -1,11 +1,11 @@
-import { rgbToLab } from './colour.js';
+import { scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
 
 /**
  * Adaptive SLIC: seeds grow into tiles by k-means on position, CIELAB colour and the person mask,
  * with the spatial term normalised by the size map at each pixel, so small and large tiles meet
- * without the large ones swallowing the small. Runs at half resolution, then every artwork pixel
- * on a tile border is decided again at full resolution, so borders follow the photo's edges.
+ * without the large ones swallowing the small. Runs at half resolution; tile borders are then
+ * redrawn at full resolution.
  */
 
 /** Colour distance (ΔE) that weighs as much as one tile spacing: larger means more regular tiles. */
@@ -49,11 +49,11 @@ interface Centres {
   colourWeight: Float32Array;
 }
 
-export function buildTiles(half: HalfImage, seeds: Seeds, rgb: Uint8Array, width: number, height: number): Tiles {
+export function buildTiles(half: HalfImage, seeds: Seeds, width: number, height: number): Tiles {
   const raw = cluster(half, seeds);
   const { labels: halfLabels, origin, count } = enforceConnectivity(raw, half.width, half.height, seeds);
   const centres = measure(half, halfLabels, count, origin, seeds);
-  const labels = refineToFull(half, halfLabels, centres, rgb, width, height);
+  const labels = refineToFull(half, halfLabels, centres, width, height);
   const spacing = new Float32Array(count);
   const x = new Float32Array(count);
   const y = new Float32Array(count);
@@ -95,8 +95,8 @@ function cluster(half: HalfImage, seeds: Seeds): Int32Array {
     c.colourWeight[s] = seeds.person[s] ? 1 / (COMPACTNESS * COMPACTNESS) : 0;
   }
   const n = width * height;
-  const labels = new Int32Array(n).fill(-1);
-  const distance = new Float32Array(n);
+  const labels = scratch('cluster-labels', Int32Array, n).fill(-1);
+  const distance = scratch('cluster-distance', Float32Array, n);
   const sums = new Float64Array(k * 7);
   for (let iteration = 0; iteration < ITERATIONS; iteration++) {
     distance.fill(Number.POSITIVE_INFINITY);
@@ -177,10 +177,10 @@ function enforceConnectivity(
   seeds: Seeds,
 ): { labels: Int32Array; origin: Int32Array; count: number } {
   const n = width * height;
-  const out = new Int32Array(n).fill(-1);
+  const out = scratch('tile-labels', Int32Array, n).fill(-1);
   const origin: number[] = [];
-  const stack = new Int32Array(n);
-  const members = new Int32Array(n);
+  const stack = scratch('flood-stack', Int32Array, n);
+  const members = scratch('flood-members', Int32Array, n);
   for (let start = 0; start < n; start++) {
     if ((out[start] as number) >= 0) continue;
     const label = labels[start] as number;
@@ -265,20 +265,13 @@ function measure(half: HalfImage, labels: Int32Array, count: number, origin: Int
 /**
  * Upsamples the labels. A half-resolution pixel whose eight neighbours share its tile fills its
  * 2×2 block at once; elsewhere each artwork pixel picks, among the four nearest half-resolution
- * labels, the tile its own full-resolution colour and position fit best.
+ * labels, the tile whose centre is nearest in the size map's metric, so joints run as smooth
+ * lines instead of 2-pixel stairs (the half-resolution labels already follow the photo's edges).
  */
-function refineToFull(
-  half: HalfImage,
-  halfLabels: Int32Array,
-  c: Centres,
-  rgb: Uint8Array,
-  width: number,
-  height: number,
-): Int32Array {
+function refineToFull(half: HalfImage, halfLabels: Int32Array, c: Centres, width: number, height: number): Int32Array {
   const hw = half.width;
   const hh = half.height;
-  const labels = new Int32Array(width * height);
-  const lab = new Float32Array(3);
+  const labels = scratch('labels', Int32Array, width * height);
   const decide = (x: number, y: number, hx: number, hy: number): number => {
     const nx = x & 1 ? Math.min(hw - 1, hx + 1) : Math.max(0, hx - 1);
     const ny = y & 1 ? Math.min(hh - 1, hy + 1) : Math.max(0, hy - 1);
@@ -288,8 +281,6 @@ function refineToFull(
     const r = halfLabels[ny * hw + hx] as number;
     const s = halfLabels[ny * hw + nx] as number;
     if (p === q && p === r && p === s) return p;
-    const o = y * width + x;
-    rgbToLab(rgb[o * 3] as number, rgb[o * 3 + 1] as number, rgb[o * 3 + 2] as number, lab, 0);
     const px = (x + 0.5) / 2 - 0.5;
     const py = (y + 0.5) / 2 - 0.5;
     const inv = half.inverseSpacing2[hi] as number;
@@ -301,14 +292,8 @@ function refineToFull(
       if (candidate > 0 && (t === p || (candidate > 1 && t === q) || (candidate > 2 && t === r))) continue;
       const dx = px - (c.x[t] as number);
       const dy = py - (c.y[t] as number);
-      const dl = (lab[0] as number) - (c.l[t] as number);
-      const da = (lab[1] as number) - (c.a[t] as number);
-      const db = (lab[2] as number) - (c.b[t] as number);
       const dm = m - (c.m[t] as number);
-      const d =
-        (dx * dx + dy * dy) * inv +
-        (c.colourWeight[t] as number) * (dl * dl + da * da + db * db) +
-        MASK_WEIGHT * dm * dm;
+      const d = (dx * dx + dy * dy) * inv + MASK_WEIGHT * dm * dm;
       if (d < bestDistance) {
         bestDistance = d;
         best = t;

@@ -1,0 +1,153 @@
+/**
+ * Engine benchmark: median and p95 of every render stage on 1080×1350 output after warm-up, peak
+ * memory, and — on the same photo and output size, in the same run — a plain decode→resize→encode
+ * pass (the floor) and Debian's metapixel making a classic photomosaic (the peer). Writes its
+ * section of BENCHMARKS.md between the engine markers. Run: `npm run bench -w packages/mosaic`.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { loadModels, render } from '../src/index.js';
+import { renderDetailed } from '../src/render.js';
+import { PORTRAIT_NAMES, portrait } from '../src/testing/photos.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const WARMUP = 5;
+const METAPIXEL_RUNS = 3;
+const root = join(import.meta.dirname, '..', '..', '..');
+const benchmarks = join(root, 'BENCHMARKS.md');
+
+// One core per render, as in the server's worker pool (one worker thread per core).
+sharp.concurrency(1);
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+}
+const median = (values: number[]) => quantile(values, 0.5);
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+async function time(fn: () => Promise<unknown>, runs: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn();
+    out.push(performance.now() - start);
+  }
+  return out;
+}
+
+// The photo: a portrait as the web app uploads it (long side 1600 px, JPEG).
+const upload = await sharp(await portrait('sample1'))
+  .resize(1280, 1600, { fit: 'cover' })
+  .jpeg({ quality: 90 })
+  .toBuffer();
+
+const loadStart = performance.now();
+await loadModels();
+const modelLoad = performance.now() - loadStart;
+
+for (let i = 0; i < WARMUP; i++) await render(upload, { seed: i });
+const stages: Record<string, number[]> = {};
+let tiles = 0;
+for (let i = 0; i < RUNS; i++) {
+  const result = await render(upload, { seed: i });
+  tiles = result.tiles;
+  for (const [stage, value] of Object.entries(result.timings)) {
+    stages[stage] = [...(stages[stage] ?? []), value];
+  }
+}
+const peakRss = process.resourceUsage().maxRSS / 1024;
+
+const floor = await time(
+  () => sharp(upload).rotate().resize(1080, 1350, { fit: 'cover' }).jpeg({ quality: 88 }).toBuffer(),
+  RUNS,
+);
+
+// metapixel: a library of small tiles cut from the other demo photos, then a classic photomosaic
+// of the same framed portrait at 1080×1350 with 18-px tiles (about as many tiles as the engine's).
+let metapixel: { times: number[]; prepare: number; library: number } | { missing: string };
+const work = await mkdtemp(join(tmpdir(), 'mosaic-bench-'));
+try {
+  execFileSync('bash', [join(root, 'scripts', 'ensure-metapixel.sh')], { stdio: 'inherit' });
+  const sources = join(work, 'sources');
+  const library = join(work, 'library');
+  await mkdir(sources);
+  await mkdir(library);
+  let n = 0;
+  for (const name of PORTRAIT_NAMES.slice(1)) {
+    const photo = await portrait(name);
+    const { width = 0, height = 0 } = await sharp(photo).metadata();
+    for (let y = 0; y + 64 <= height; y += 48) {
+      for (let x = 0; x + 64 <= width; x += 48) {
+        await sharp(photo)
+          .extract({ left: x, top: y, width: 64, height: 64 })
+          .png()
+          .toFile(join(sources, `t${n++}.png`));
+      }
+    }
+  }
+  const prepareStart = performance.now();
+  execFileSync('metapixel-prepare', ['--width=18', '--height=18', sources, library], { stdio: 'ignore' });
+  const prepare = performance.now() - prepareStart;
+  const framed = (await renderDetailed(upload)).framed;
+  const input = join(work, 'framed.png');
+  await sharp(framed.data, { raw: { width: framed.width, height: framed.height, channels: 3 } })
+    .png()
+    .toFile(input);
+  const times: number[] = [];
+  for (let i = 0; i < METAPIXEL_RUNS; i++) {
+    const start = performance.now();
+    execFileSync(
+      'metapixel',
+      ['--library', library, '--width=18', '--height=18', '--metapixel', input, join(work, 'out.png')],
+      { stdio: 'ignore' },
+    );
+    times.push(performance.now() - start);
+  }
+  metapixel = { times, prepare, library: n };
+} catch (error) {
+  metapixel = { missing: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error) };
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+
+const total = stages.total ?? [];
+const rows = Object.entries(stages).map(
+  ([stage, values]) => `| ${stage} | ${ms(median(values))} | ${ms(quantile(values, 0.95))} |`,
+);
+const floorMedian = median(floor);
+const lines = [
+  '<!-- engine:start -->',
+  '## Art engine (`npm run bench -w packages/mosaic`)',
+  '',
+  `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus()[0]?.model ?? 'unknown CPU'} ` +
+    `(${availableParallelism()} cores, shared with other work; load average ${(await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0]}), ` +
+    `Node ${process.version}, sharp concurrency 1 (one core per render, as in the worker pool). ` +
+    `Photo: a 1280×1600 JPEG portrait (face-api demo sample 1 crop); output 1080×1350; ${tiles} tiles; ` +
+    `${RUNS} renders after ${WARMUP} warm-up renders.`,
+  '',
+  '| stage | median | p95 |',
+  '| --- | --- | --- |',
+  ...rows,
+  '',
+  `- Model load (once per worker thread, \`loadModels()\`): ${ms(modelLoad)}.`,
+  `- Peak memory of this process (models, one render at a time): ${peakRss.toFixed(0)} MB RSS (target ≤ 400 MB per worker).`,
+  `- Floor, plain decode → resize → encode of the same photo to 1080×1350: median ${ms(floorMedian)}; ` +
+    `the render takes **${(median(total) / floorMedian).toFixed(1)}×** the floor (target ≤ 3×).`,
+  'missing' in metapixel
+    ? `- metapixel could not run here: ${metapixel.missing}`
+    : `- Debian metapixel 1.0.2, classic photomosaic of the same framed photo at 1080×1350 with 18-px tiles: ` +
+      `median ${ms(median(metapixel.times))} over ${METAPIXEL_RUNS} runs (library of ${metapixel.library} tiles from the other demo photos; its preparation, ${ms(metapixel.prepare)}, not counted); ` +
+      `the engine is **${(median(metapixel.times) / median(total)).toFixed(1)}×** faster (target ≥ 3×).`,
+  `- Whole render median ${ms(median(total))}, p95 ${ms(quantile(total, 0.95))} (target ≤ 200 ms median on one core).`,
+  '<!-- engine:end -->',
+];
+const section = lines.join('\n');
+const existing = await readFile(benchmarks, 'utf8').catch(() => '# Benchmarks\n');
+const pattern = /<!-- engine:start -->[\s\S]*?<!-- engine:end -->/;
+const updated = pattern.test(existing) ? existing.replace(pattern, section) : `${existing.trimEnd()}\n\n${section}\n`;
+await writeFile(benchmarks, updated);
+console.log(section);

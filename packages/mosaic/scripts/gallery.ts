@@ -1,0 +1,43 @@
+/**
+ * Renders every test portrait, standard and black label, into docs/gallery/ as small JPEGs beside
+ * the framed photo, with an index page. Run: `npm run gallery -w packages/mosaic`.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { loadModels } from '../src/index.js';
+import { renderDetailed } from '../src/render.js';
+import { PORTRAIT_NAMES, portrait } from '../src/testing/photos.js';
+
+const out = join(import.meta.dirname, '..', '..', '..', 'docs', 'gallery');
+const thumb = (input: sharp.Sharp) => input.resize(540, 675).jpeg({ quality: 84, mozjpeg: true }).toBuffer();
+
+await mkdir(out, { recursive: true });
+await loadModels();
+const rows: string[] = [];
+for (const name of PORTRAIT_NAMES) {
+  const photo = await portrait(name);
+  const standard = await renderDetailed(photo);
+  const dark = await renderDetailed(photo, { blacklabel: true });
+  const framed = sharp(standard.framed.data, {
+    raw: { width: standard.framed.width, height: standard.framed.height, channels: 3 },
+  });
+  await writeFile(join(out, `${name}-photo.jpg`), await thumb(framed));
+  await writeFile(join(out, `${name}-standard.jpg`), await thumb(sharp(standard.jpeg)));
+  await writeFile(join(out, `${name}-blacklabel.jpg`), await thumb(sharp(dark.jpeg)));
+  rows.push(
+    `| ![${name} framed](${name}-photo.jpg) | ![${name} standard](${name}-standard.jpg) | ![${name} black label](${name}-blacklabel.jpg) | ${standard.tiles} |`,
+  );
+  console.log(`${name}: ${standard.tiles} tiles`);
+}
+const readme = `# Gallery
+
+Every portrait the engine's quality tests use (one face cropped from each of \`@vladmandic/face-api\`'s
+demo photos), framed by the engine, then as the standard and the black label artwork. Shown at half
+size; the artworks are 1080×1350. Regenerate with \`npm run gallery -w packages/mosaic\`.
+
+| framed photo | standard | black label | tiles |
+| --- | --- | --- | --- |
+${rows.join('\n')}
+`;
+await writeFile(join(out, 'README.md'), readme);
