@@ -1,3 +1,5 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { API_ERRORS, XSRF } from '@selfie-mosaic/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facePhoto, hundredMegapixelPng, SVG, TEXT_AS_JPEG, truncatedJpeg, twelveMegabytes } from '../test/fixtures.js';
@@ -356,5 +358,24 @@ describe('operations endpoints', () => {
     expect(csp).toMatch(/img-src[^;]*blob:/);
     expect(csp).toMatch(/media-src[^;]*mediastream:/);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('a failure on our side', () => {
+  it('answers 500 with the catalogue message, never the cause, and keeps serving', async () => {
+    const sessionId = newSessionId();
+    await client.consent(sessionId);
+    const photos = path.join(server.dataDir, 'photos');
+    rmSync(photos, { recursive: true, force: true });
+    try {
+      const response = await client.upload({ user_session_id: sessionId }, { bytes: await facePhoto() });
+      expect(response.status).toBe(500);
+      const body = await response.text();
+      expect(JSON.parse(body)).toEqual({ error: API_ERRORS.internal.message });
+      expect(body).not.toMatch(/ENOENT|photos|data|stack/i);
+    } finally {
+      mkdirSync(photos, { recursive: true });
+    }
+    await stillServing();
   });
 });
