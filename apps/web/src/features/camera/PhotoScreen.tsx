@@ -67,7 +67,11 @@ export default function PhotoScreen() {
 
   const capture = useCallback(async () => {
     const video = camera.videoRef.current;
-    if (!video?.videoWidth) return;
+    // No frame yet (a camera still warming up): back to the preview rather than a stuck countdown.
+    if (!video?.videoWidth) {
+      setStage('live');
+      return;
+    }
     keepPhoto(await toJpeg(video, video.videoWidth, video.videoHeight, camera.facing === 'user'));
   }, [camera.videoRef, camera.facing, keepPhoto]);
 

@@ -1,4 +1,4 @@
-import { CREATION_NOTICE_SECONDS } from '@selfie-mosaic/contract';
+import { CREATION_NOTICE_SECONDS, progressForPosition } from '@selfie-mosaic/contract';
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { isInAppBrowser } from '../../lib/in-app-browser';
@@ -66,7 +66,14 @@ export default function ResultScreen() {
 
   return (
     <section className="screen screen--centered result" aria-labelledby="result-heading" aria-busy="true">
-      <MosaicMark columns={8} rows={10} seed={31} animated className="result__weaving" />
+      <MosaicMark
+        columns={8}
+        rows={10}
+        seed={31}
+        animated
+        progress={progressForPosition(session.queueStatus?.queue_position ?? 0)}
+        className="result__weaving"
+      />
       <h1 id="result-heading" className="display">
         {t('result.creatingHeading')}
       </h1>

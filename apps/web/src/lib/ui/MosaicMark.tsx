@@ -23,6 +23,8 @@ interface MosaicMarkProps {
   animated?: boolean;
   className?: string;
   palette?: keyof typeof PALETTES;
+  /** 0–100: only this share of the tiles is laid, the rest wait as bare stone. */
+  progress?: number;
 }
 
 /** A decorative field of tesserae in the campaign palette. */
@@ -33,10 +35,15 @@ export function MosaicMark({
   animated = false,
   className,
   palette = 'campaign',
+  progress = 100,
 }: MosaicMarkProps) {
   const size = 10;
   const gap = 1.5;
-  const colours = tileColours(columns * rows, seed, PALETTES[palette]);
+  const count = columns * rows;
+  const colours = tileColours(count, seed, PALETTES[palette]);
+  const laid = Math.round((count * Math.min(100, Math.max(0, progress))) / 100);
+  /** Tiles are laid in a scattered order, like a mosaicist working across the whole picture. */
+  const order = (index: number) => (index * 37) % count;
   return (
     <svg
       className={`mosaic-mark${animated ? ' mosaic-mark--animated' : ''}${className ? ` ${className}` : ''}`}
@@ -56,12 +63,9 @@ export function MosaicMark({
             width={size - gap}
             height={size - gap}
             rx={1.6}
-            fill={fill}
-            style={
-              animated
-                ? { animationDelay: `${((index * 37) % (columns * rows)) * (700 / (columns * rows))}ms` }
-                : undefined
-            }
+            fill={order(index) < laid ? fill : undefined}
+            className={order(index) < laid ? undefined : 'tile--waiting'}
+            style={animated ? { animationDelay: `${order(index) * (700 / count)}ms` } : undefined}
           />
         );
       })}
