@@ -7,12 +7,13 @@ import {
   uploadFieldsSchema,
   uploadResponseSchema,
 } from '@selfie-mosaic/contract';
+import { enqueueJob } from '../services/job-runner.js';
 import { checkPhoto } from '../services/photo-check.js';
 import type { App, Services } from './context.js';
 
 const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
 
-export function uploadRoutes(app: App, { backend, config, runner }: Services): void {
+export function uploadRoutes(app: App, { backend, config }: Services): void {
   app.post(
     '/api/upload',
     {
@@ -53,7 +54,7 @@ export function uploadRoutes(app: App, { backend, config, runner }: Services): v
       const jobId = randomUUID();
       const photoKey = await backend.storage.savePhoto(jobId, photo);
       await backend.jobs.create({ id: jobId, sessionId, blacklabel, photoKey });
-      await runner.enqueue(jobId);
+      await enqueueJob(backend, jobId);
       const position = await backend.queue.position(jobId);
       return reply.code(202).send({ job_id: jobId, status: 'queued', queue_position: Math.max(1, position) });
     },

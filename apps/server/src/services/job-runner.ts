@@ -15,7 +15,18 @@ export interface JobRunnerOptions {
 }
 
 /**
- * Moves a job through its life: queued → processing → completed | failed. A refusal of the engine fails
+ * Hands a stored (`pending`) job to the queue. Needs no worker: an API-only process can call it. The
+ * record says `queued` before the queue has it, so a fast worker's `processing` is never overwritten;
+ * a job left `queued` but missing from the queue is put back at start (`add` is idempotent).
+ */
+export async function enqueueJob(backend: Backend, jobId: string): Promise<void> {
+  await backend.jobs.markQueued(jobId, 'pending');
+  backend.events.publish({ jobId, status: 'queued', errorMessage: null, errorCode: null });
+  await backend.queue.add(jobId);
+}
+
+/**
+ * The worker side of a job's life: queued → processing → completed | failed. A refusal of the engine fails
  * the job with its message; any other error (a crashed worker thread included) puts it back in the queue
  * until `maxAttempts` attempts have been made.
  */
@@ -25,17 +36,11 @@ export class JobRunner {
   /** Puts back jobs a previous process left behind, then starts consuming the queue. */
   async start(): Promise<void> {
     const { jobs, queue } = this.options.backend;
-    for (const jobId of await queue.recover()) await jobs.markQueued(jobId);
-    // Accepted but never queued (the process stopped between the two steps).
-    for (const jobId of await jobs.idsWithStatus('pending')) await this.enqueue(jobId);
+    for (const jobId of await queue.recover()) await jobs.markQueued(jobId, 'processing');
+    // Accepted but never queued, or marked queued just before the process stopped.
+    for (const jobId of await jobs.idsWithStatus('pending')) await enqueueJob(this.options.backend, jobId);
+    for (const jobId of await jobs.idsWithStatus('queued')) await queue.add(jobId);
     queue.process((delivery) => this.run(delivery), { concurrency: this.options.concurrency });
-  }
-
-  async enqueue(jobId: string): Promise<void> {
-    const { jobs, queue, events } = this.options.backend;
-    await queue.add(jobId);
-    await jobs.markQueued(jobId);
-    events.publish({ jobId, status: 'queued', errorMessage: null, errorCode: null });
   }
 
   private async run({ jobId, attempt }: QueueDelivery): Promise<void> {
@@ -74,7 +79,7 @@ export class JobRunner {
         await this.fail(jobId, job.photoKey, MESSAGES.renderFailed, 'render_failed');
         return;
       }
-      await backend.jobs.markQueued(jobId);
+      await backend.jobs.markQueued(jobId, 'processing');
       backend.events.publish({ jobId, status: 'queued', errorMessage: null, errorCode: null });
       backend.events.publishQueueMoved();
       throw error;

@@ -40,7 +40,8 @@ export interface JobStore {
   /** Stores a job as `pending`: accepted, not yet in the queue. */
   create(job: NewJob): Promise<JobRecord>;
   get(id: string): Promise<JobRecord | undefined>;
-  markQueued(id: string): Promise<void>;
+  /** Moves the job to `queued` only if it is still in `from`, so a late write never undoes progress. */
+  markQueued(id: string, from: 'pending' | 'processing'): Promise<void>;
   markProcessing(id: string, attempt: number): Promise<void>;
   markCompleted(id: string, result: { token: string; width: number; height: number; expiresAt: number }): Promise<void>;
   markFailed(id: string, failure: { message: string; code: RefusalCode | null; expiresAt: number }): Promise<void>;

@@ -40,7 +40,7 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
 
     it('moves a job through queued, processing and completed', async () => {
       const { id } = await store.jobs.create(newJob());
-      await store.jobs.markQueued(id);
+      await store.jobs.markQueued(id, 'pending');
       expect((await store.jobs.get(id))?.status).toBe('queued');
       await store.jobs.markProcessing(id, 2);
       expect(await store.jobs.get(id)).toMatchObject({ status: 'processing', attempts: 2 });
@@ -68,11 +68,25 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       });
     });
 
-    it('never sends a completed job back to the queue', async () => {
+    it('moves a job back to queued only from the status the caller expects', async () => {
       const { id } = await store.jobs.create(newJob());
-      await store.jobs.markCompleted(id, { token: 'b'.repeat(32), width: 1, height: 1, expiresAt: Date.now() + HOUR });
-      await store.jobs.markQueued(id);
-      expect((await store.jobs.get(id))?.status).toBe('completed');
+      await store.jobs.markQueued(id, 'pending');
+      await store.jobs.markProcessing(id, 1);
+      // A late "queued" from the upload must not undo the worker's "processing".
+      await store.jobs.markQueued(id, 'pending');
+      expect((await store.jobs.get(id))?.status).toBe('processing');
+      await store.jobs.markQueued(id, 'processing');
+      expect((await store.jobs.get(id))?.status).toBe('queued');
+      const done = await store.jobs.create(newJob());
+      await store.jobs.markCompleted(done.id, {
+        token: 'b'.repeat(32),
+        width: 1,
+        height: 1,
+        expiresAt: Date.now() + HOUR,
+      });
+      await store.jobs.markQueued(done.id, 'processing');
+      await store.jobs.markQueued(done.id, 'pending');
+      expect((await store.jobs.get(done.id))?.status).toBe('completed');
     });
 
     it('finds an artwork by its token only until it expires', async () => {
@@ -89,7 +103,7 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       const active = await store.jobs.create(newJob());
       const now = Date.now();
       await store.jobs.markFailed(done.id, { message: 'x', code: null, expiresAt: now + HOUR });
-      await store.jobs.markQueued(active.id);
+      await store.jobs.markQueued(active.id, 'pending');
       expect(await store.jobs.expired(now, 10)).toEqual([]);
       const expired = await store.jobs.expired(now + 2 * HOUR, 10);
       expect(expired.map((job) => job.id)).toEqual([done.id]);
@@ -102,7 +116,7 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       const first = await store.jobs.create(newJob());
       const second = await store.jobs.create(newJob());
       const third = await store.jobs.create(newJob());
-      await store.jobs.markQueued(third.id);
+      await store.jobs.markQueued(third.id, 'pending');
       expect(await store.jobs.idsWithStatus('pending')).toEqual([first.id, second.id]);
       expect(await store.jobs.countByStatus()).toEqual({
         pending: 2,

@@ -62,7 +62,7 @@ export class SqliteJobStore implements JobStore {
          VALUES (@id, @sessionId, @blacklabel, 'pending', @photoKey, @now, @now)`,
       ),
       get: db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?'),
-      queued: db.prepare(`UPDATE jobs SET status = 'queued', updated_at = ? WHERE id = ? AND status <> 'completed'`),
+      queued: db.prepare(`UPDATE jobs SET status = 'queued', updated_at = ? WHERE id = ? AND status = ?`),
       processing: db.prepare(`UPDATE jobs SET status = 'processing', attempts = ?, updated_at = ? WHERE id = ?`),
       completed: db.prepare(
         `UPDATE jobs SET status = 'completed', result_token = @token, width = @width, height = @height,
@@ -102,8 +102,8 @@ export class SqliteJobStore implements JobStore {
     return row && toRecord(row);
   }
 
-  async markQueued(id: string): Promise<void> {
-    this.statements.queued.run(this.now(), id);
+  async markQueued(id: string, from: 'pending' | 'processing'): Promise<void> {
+    this.statements.queued.run(this.now(), id, from);
   }
 
   async markProcessing(id: string, attempt: number): Promise<void> {
