@@ -1,6 +1,6 @@
 import type { ConsentRequest, ConsentResponse } from '@selfie-mosaic/contract';
 import { MESSAGES } from '@selfie-mosaic/contract';
-import { apiRequest } from '../../lib/http';
+import { apiRequest } from './http';
 
 /** Thrown when the consent could not be recorded; `message` is the MESSAGES key to show. */
 export class ConsentError extends Error {

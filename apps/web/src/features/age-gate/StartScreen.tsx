@@ -15,6 +15,21 @@ export default function StartScreen() {
 
   const answer = (value: 'yes' | 'no') => {
     sessionStore.update({ questionAnswer: value });
+    if (value === 'no') {
+      // A "no" is recorded too (no consent, no personal data); the visitor is not kept waiting for it.
+      void import('../../lib/consent')
+        .then(({ submitConsent }) =>
+          submitConsent({
+            country_iso: country,
+            language: locale.code,
+            question_answer: 'no',
+            consent_given: false,
+            ip_address: null,
+            user_session_id: sessionStore.getState().userSessionId,
+          }),
+        )
+        .catch(() => undefined);
+    }
     navigate(path(value === 'yes' ? 'curious' : 'exit'));
   };
 

@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
+import { submitConsent } from '../../lib/consent';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
 import { sessionStore, useSession } from '../../lib/session';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
-import { submitConsent } from './consent';
 
 /** Screen 3: accept the terms, then continue to the camera. */
 export default function CuriousScreen() {

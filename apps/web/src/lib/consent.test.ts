@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConsentError, submitConsent } from './consent';
+
+const request = {
+  country_iso: 'de',
+  language: 'de',
+  question_answer: 'yes',
+  consent_given: true,
+  ip_address: null,
+  user_session_id: 'session-1700000000000-abcd1234',
+} as const;
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('submitConsent', () => {
+  it('posts the SPEC §7 fields as JSON', async () => {
+    const fetch = vi.fn(async () => Response.json({ consent_id: 'x', created_at: 'now' }, { status: 201 }));
+    vi.stubGlobal('fetch', fetch);
+    await submitConsent(request);
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/consent');
+    expect(init.method).toBe('POST');
+    expect(JSON.parse(String(init.body))).toEqual(request);
+  });
+
+  it("rethrows a failure as 'Failed to submit consent'", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json({ error: 'boom' }, { status: 400 })),
+    );
+    const failure = submitConsent(request);
+    await expect(failure).rejects.toBeInstanceOf(ConsentError);
+    await expect(failure).rejects.toThrow('Failed to submit consent');
+  });
+});
