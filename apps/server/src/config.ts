@@ -1,6 +1,10 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+/** apps/server/{src,dist}/config.* → the repository root. */
+const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -15,7 +19,11 @@ const envSchema = z.object({
   PORT: integer(0).max(65_535).default(3000).describe('TCP port to listen on'),
   HOST: z.string().min(1).default('0.0.0.0').describe('Interface to listen on'),
   DATA_DIR: z.string().min(1).default('./data').describe('SQLite database, uploaded photos and results'),
-  WEB_DIST: z.string().min(1).default('apps/web/dist').describe('The web build to serve; skipped if missing'),
+  WEB_DIST: z
+    .string()
+    .min(1)
+    .default('apps/web/dist')
+    .describe('The web build to serve (a relative default is taken from the repository root); skipped if missing'),
   WORKERS: integer(1).default(availableParallelism()).describe('Render worker threads (default: CPU cores)'),
   QUEUE_LIMIT: integer(1).default(1000).describe('Waiting jobs before uploads get 503'),
   STREAM_LIMIT: integer(0).default(10_000).describe('Open event streams before new ones get the overload message'),
@@ -85,7 +93,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
-    webDist: path.resolve(e.WEB_DIST),
+    // The default works whichever folder the process starts in (repository root or apps/server).
+    webDist: present.WEB_DIST === undefined ? path.resolve(REPOSITORY_ROOT, e.WEB_DIST) : path.resolve(e.WEB_DIST),
     workers: e.WORKERS,
     queueLimit: e.QUEUE_LIMIT,
     streamLimit: e.STREAM_LIMIT,
