@@ -131,15 +131,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const stopSweeper = startSweeper(backend, config.sweepIntervalMs, app.log);
 
   // Routes.
-  healthRoutes(app, services);
-  registerMetricsRoute(app, metrics);
-  docsRoutes(app);
-  consentRoutes(app, services);
-  uploadRoutes(app, services);
-  queueRoutes(app, services);
-  resultRoutes(app, services);
-  analyticsRoutes(app, services);
-  await registerWeb(app, config.webDist);
+  try {
+    healthRoutes(app, services);
+    registerMetricsRoute(app, metrics);
+    docsRoutes(app);
+    consentRoutes(app, services);
+    uploadRoutes(app, services);
+    queueRoutes(app, services);
+    resultRoutes(app, services);
+    analyticsRoutes(app, services);
+    await registerWeb(app, config.webDist);
+  } catch (error) {
+    // Worker threads and the database would otherwise keep a process that failed to start alive.
+    stopSweeper();
+    await pool.close();
+    await backend.close();
+    throw error;
+  }
 
   app.addHook('onReady', async () => {
     await runner.start();
