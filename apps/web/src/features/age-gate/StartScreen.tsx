@@ -45,10 +45,10 @@ export default function StartScreen() {
           <p className="lead">{ageCopy(t, locale, 'start.residence', { country: countryName })}</p>
         )}
         <div className="actions actions--split">
-          <button type="button" className="button" onClick={() => answer('yes')}>
+          <button type="button" className="button" onClick={() => answer('yes')} data-testid="age-yes">
             {t('start.yes')}
           </button>
-          <button type="button" className="button button--ghost" onClick={() => answer('no')}>
+          <button type="button" className="button button--ghost" onClick={() => answer('no')} data-testid="age-no">
             {t('start.no')}
           </button>
         </div>

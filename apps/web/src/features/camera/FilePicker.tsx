@@ -13,6 +13,7 @@ export function FilePicker({ label, onFile, primary = true }: FilePickerProps) {
     <>
       <input
         id={id}
+        data-testid="file-picker"
         className="visually-hidden file-input"
         type="file"
         accept="image/*"

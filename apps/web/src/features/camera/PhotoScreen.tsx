@@ -176,27 +176,38 @@ export default function PhotoScreen() {
 
       <div className="actions">
         {stage === 'permission' && (
-          <button type="button" className="button" onClick={() => void openCamera('user')}>
+          <button type="button" className="button" onClick={() => void openCamera('user')} data-testid="camera-allow">
             {t('photo.allowCamera')}
           </button>
         )}
         {stage === 'live' && (
           <>
-            <button type="button" className="button" onClick={() => setStage('countdown')} disabled={!camera.live}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => setStage('countdown')}
+              disabled={!camera.live}
+              data-testid="photo-take"
+            >
               {t('photo.takePhoto')}
             </button>
-            <button type="button" className="button button--ghost" onClick={() => void switchCamera()}>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => void switchCamera()}
+              data-testid="camera-switch"
+            >
               {t('photo.switchCamera')}
             </button>
           </>
         )}
         {(stage === 'review' || stage === 'uploadFailed') && photo && (
           <>
-            <button type="button" className="button" onClick={() => void upload()}>
+            <button type="button" className="button" onClick={() => void upload()} data-testid="photo-continue">
               {stage === 'uploadFailed' ? t('photo.tryAgain') : t('photo.continue')}
             </button>
             {liveCamera ? (
-              <button type="button" className="button button--ghost" onClick={redo}>
+              <button type="button" className="button button--ghost" onClick={redo} data-testid="photo-redo">
                 {t('photo.redo')}
               </button>
             ) : (
@@ -210,7 +221,7 @@ export default function PhotoScreen() {
         )}
         {stage === 'cameraError' && (
           <>
-            <button type="button" className="button" onClick={() => void openCamera()}>
+            <button type="button" className="button" onClick={() => void openCamera()} data-testid="camera-retry">
               {t('photo.tryAgain')}
             </button>
             <FilePicker

@@ -29,14 +29,14 @@ export default function DownloadScreen() {
   return (
     <section className="screen download" aria-labelledby="download-heading">
       <figure className="artwork">
-        <img src={processedImage} alt={t('result.artworkAlt')} width={1080} height={1350} />
+        <img src={processedImage} alt={t('result.artworkAlt')} width={1080} height={1350} data-testid="artwork" />
       </figure>
       <h1 id="download-heading" className="display">
         {t('download.heading')}
       </h1>
       <p className="lead">{t('download.body')}</p>
       <div className="actions">
-        <a className="button" href={artworkDownloadUrl(processedImage)} download="">
+        <a className="button" href={artworkDownloadUrl(processedImage)} download="" data-testid="download-button">
           {t('download.button')}
         </a>
       </div>

@@ -15,7 +15,7 @@ export function QueueProgress({ t, position, serverLoad }: QueueProgressProps) {
   const message = t(`queue.${queueMessageKey(position, serverLoad)}`, { n: position });
   return (
     <div className="queue">
-      <p className="queue__message" role="status" aria-live="polite">
+      <p className="queue__message" role="status" aria-live="polite" data-testid="queue-message">
         {message}
       </p>
       <span id={labelId} className="visually-hidden">

@@ -127,6 +127,7 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
           width={1080}
           height={1350}
           onError={() => setProblem(t('messages.downloadFailed'))}
+          data-testid="artwork"
         />
       </figure>
       <h1 id="result-heading" className="display" ref={headingRef} tabIndex={-1}>
@@ -137,15 +138,25 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
         {problem}
       </p>
       <div className="actions">
-        <a className="button" href={downloadHref} download={downloadHref.includes('download=1') ? '' : undefined}>
+        <a
+          className="button"
+          href={downloadHref}
+          download={downloadHref.includes('download=1') ? '' : undefined}
+          data-testid="result-download"
+        >
           {t('result.download')}
         </a>
         {shareable && (
-          <button type="button" className="button button--ghost" onClick={() => void share()}>
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => void share()}
+            data-testid="result-share"
+          >
             {t('result.share')}
           </button>
         )}
-        <button type="button" className="button button--quiet" onClick={onRestart}>
+        <button type="button" className="button button--quiet" onClick={onRestart} data-testid="result-restart">
           {t('result.restart')}
         </button>
       </div>

@@ -58,6 +58,7 @@ export default function CuriousScreen() {
           id={checkboxId}
           type="checkbox"
           className="consent__box"
+          data-testid="consent-checkbox"
           checked={agreed}
           aria-describedby={problem ? problemId : undefined}
           aria-invalid={problem !== null && !agreed}
@@ -74,7 +75,14 @@ export default function CuriousScreen() {
         {problem}
       </p>
       <div className="actions">
-        <button type="button" className="button" onClick={onContinue} disabled={sending} aria-busy={sending}>
+        <button
+          type="button"
+          className="button"
+          onClick={onContinue}
+          disabled={sending}
+          aria-busy={sending}
+          data-testid="consent-continue"
+        >
           {t('curious.continue')}
         </button>
       </div>
