@@ -113,6 +113,22 @@ function cluster(half: HalfImage, seeds: Seeds): Int32Array {
       const x1 = Math.min(width - 1, Math.ceil(cx + r));
       const y0 = Math.max(0, Math.floor(cy - r));
       const y1 = Math.min(height - 1, Math.ceil(cy + r));
+      if (w === 0) {
+        // Background seeds ignore colour: a lighter loop for a large share of the pixels.
+        for (let y = y0; y <= y1; y++) {
+          const dy2 = (y - cy) * (y - cy);
+          for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
+            const dx = x - cx;
+            const dm = (mask[i] as number) - cm;
+            const d = (dx * dx + dy2) * (inverseSpacing2[i] as number) + MASK_WEIGHT * dm * dm;
+            if (d < (distance[i] as number)) {
+              distance[i] = d;
+              labels[i] = s;
+            }
+          }
+        }
+        continue;
+      }
       for (let y = y0; y <= y1; y++) {
         const dy2 = (y - cy) * (y - cy);
         for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
@@ -263,75 +279,49 @@ function measure(half: HalfImage, labels: Int32Array, count: number, origin: Int
 }
 
 /**
- * Upsamples the labels. A half-resolution pixel whose eight neighbours share its tile fills its
- * 2×2 block at once; elsewhere each artwork pixel picks, among the four nearest half-resolution
- * labels, the tile whose centre is nearest in the size map's metric, so joints run as smooth
- * lines instead of 2-pixel stairs (the half-resolution labels already follow the photo's edges).
+ * Upsamples the labels. Where the four nearest half-resolution labels disagree, the artwork pixel
+ * takes the tile whose centre is nearest in the size map's metric, so joints run as smooth lines
+ * instead of 2-pixel stairs (the half-resolution labels already follow the photo's edges).
  */
 function refineToFull(half: HalfImage, halfLabels: Int32Array, c: Centres, width: number, height: number): Int32Array {
   const hw = half.width;
   const hh = half.height;
   const labels = scratch('labels', Int32Array, width * height);
-  const decide = (x: number, y: number, hx: number, hy: number): number => {
-    const nx = x & 1 ? Math.min(hw - 1, hx + 1) : Math.max(0, hx - 1);
+  const { inverseSpacing2, mask } = half;
+  for (let y = 0, o = 0; y < height; y++) {
+    const hy = Math.min(hh - 1, y >> 1);
     const ny = y & 1 ? Math.min(hh - 1, hy + 1) : Math.max(0, hy - 1);
-    const hi = hy * hw + hx;
-    const p = halfLabels[hi] as number;
-    const q = halfLabels[hy * hw + nx] as number;
-    const r = halfLabels[ny * hw + hx] as number;
-    const s = halfLabels[ny * hw + nx] as number;
-    if (p === q && p === r && p === s) return p;
-    const px = (x + 0.5) / 2 - 0.5;
     const py = (y + 0.5) / 2 - 0.5;
-    const inv = half.inverseSpacing2[hi] as number;
-    const m = half.mask[hi] as number;
-    let best = p;
-    let bestDistance = Number.POSITIVE_INFINITY;
-    for (let candidate = 0; candidate < 4; candidate++) {
-      const t = candidate === 0 ? p : candidate === 1 ? q : candidate === 2 ? r : s;
-      if (candidate > 0 && (t === p || (candidate > 1 && t === q) || (candidate > 2 && t === r))) continue;
-      const dx = px - (c.x[t] as number);
-      const dy = py - (c.y[t] as number);
-      const dm = m - (c.m[t] as number);
-      const d = (dx * dx + dy * dy) * inv + MASK_WEIGHT * dm * dm;
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = t;
-      }
-    }
-    return best;
-  };
-  for (let hy = 0; hy < hh; hy++) {
-    for (let hx = 0; hx < hw; hx++) {
+    for (let x = 0; x < width; x++, o++) {
+      const hx = Math.min(hw - 1, x >> 1);
+      const nx = x & 1 ? Math.min(hw - 1, hx + 1) : Math.max(0, hx - 1);
       const hi = hy * hw + hx;
-      const t = halfLabels[hi] as number;
-      const x = hx * 2;
-      const y = hy * 2;
-      const o = y * width + x;
-      const interior =
-        hx > 0 &&
-        hy > 0 &&
-        hx < hw - 1 &&
-        hy < hh - 1 &&
-        halfLabels[hi - 1] === t &&
-        halfLabels[hi + 1] === t &&
-        halfLabels[hi - hw] === t &&
-        halfLabels[hi + hw] === t &&
-        halfLabels[hi - hw - 1] === t &&
-        halfLabels[hi - hw + 1] === t &&
-        halfLabels[hi + hw - 1] === t &&
-        halfLabels[hi + hw + 1] === t;
-      if (interior) {
-        labels[o] = t;
-        labels[o + 1] = t;
-        labels[o + width] = t;
-        labels[o + width + 1] = t;
-      } else {
-        labels[o] = decide(x, y, hx, hy);
-        labels[o + 1] = decide(x + 1, y, hx, hy);
-        labels[o + width] = decide(x, y + 1, hx, hy);
-        labels[o + width + 1] = decide(x + 1, y + 1, hx, hy);
+      const p = halfLabels[hi] as number;
+      const q = halfLabels[hy * hw + nx] as number;
+      const r = halfLabels[ny * hw + hx] as number;
+      const s = halfLabels[ny * hw + nx] as number;
+      if (p === q && p === r && p === s) {
+        labels[o] = p;
+        continue;
       }
+      const px = (x + 0.5) / 2 - 0.5;
+      const inv = inverseSpacing2[hi] as number;
+      const m = mask[hi] as number;
+      let best = p;
+      let bestDistance = Number.POSITIVE_INFINITY;
+      for (let candidate = 0; candidate < 4; candidate++) {
+        const t = candidate === 0 ? p : candidate === 1 ? q : candidate === 2 ? r : s;
+        if (candidate > 0 && (t === p || (candidate > 1 && t === q) || (candidate > 2 && t === r))) continue;
+        const dx = px - (c.x[t] as number);
+        const dy = py - (c.y[t] as number);
+        const dm = m - (c.m[t] as number);
+        const d = (dx * dx + dy * dy) * inv + MASK_WEIGHT * dm * dm;
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = t;
+        }
+      }
+      labels[o] = best;
     }
   }
   return labels;
