@@ -107,14 +107,16 @@ function cluster(half: HalfImage, seeds: Seeds): Int32Array {
       const ca = c.a[s] as number;
       const cb = c.b[s] as number;
       const cm = c.m[s] as number;
-      const w = c.colourWeight[s] as number;
+      // The first pass is a plain Voronoi step whose centroids relax the seeds (one Lloyd
+      // iteration towards a centroidal layout); the last pass adds colour, so tiles follow edges.
+      const w = iteration === 0 ? 0 : (c.colourWeight[s] as number);
       const r = Math.ceil((seeds.size[s] as number) * 0.5);
       const x0 = Math.max(0, Math.floor(cx - r));
       const x1 = Math.min(width - 1, Math.ceil(cx + r));
       const y0 = Math.max(0, Math.floor(cy - r));
       const y1 = Math.min(height - 1, Math.ceil(cy + r));
       if (w === 0) {
-        // Background seeds ignore colour: a lighter loop for a large share of the pixels.
+        // Without colour (the relaxation pass, and the background, which becomes the pattern).
         for (let y = y0; y <= y1; y++) {
           const dy2 = (y - cy) * (y - cy);
           for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
