@@ -4,7 +4,7 @@ import autocannon from 'autocannon';
 import { EventSource } from 'eventsource';
 import { facePhoto } from '../../e2e/support/fixtures.js';
 import { machine, median, percentile, table, writeSection } from './report.js';
-import { type RunningServer, startServer } from './server-process.js';
+import { startServer } from './server-process.js';
 import { Visitor } from './visitor.js';
 
 /** Limits opened wide so the benchmark measures the server, not its load shedding. */
@@ -26,9 +26,7 @@ async function waitForStatus(url: string, jobId: string, wanted: string, timeout
   throw new Error(`Job ${jobId} did not reach ${wanted}`);
 }
 
-async function submit(server: RunningServer, photo: Buffer, count: number): Promise<string[]> {
-  const visitor = new Visitor(server.url);
-  await visitor.start();
+async function submit(visitor: Visitor, photo: Buffer, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const { status, jobId } = await visitor.upload(photo);
@@ -38,8 +36,14 @@ async function submit(server: RunningServer, photo: Buffer, count: number): Prom
   return ids;
 }
 
-async function pollThroughput(url: string, jobId: string) {
-  const result = await autocannon({ url: `${url}/api/queue/position/${jobId}`, connections: 64, duration: 10 });
+/** Polls as the web app does: a browser that already holds its XSRF cookie. */
+async function pollThroughput(url: string, jobId: string, cookie: string) {
+  const result = await autocannon({
+    url: `${url}/api/queue/position/${jobId}`,
+    connections: 64,
+    duration: 10,
+    headers: { cookie },
+  });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
@@ -107,13 +111,15 @@ async function main() {
 
   // Polling on one core: the main thread answers, autocannon runs on the other core, workers idle.
   let server = await startServer({ ...unlimited, WORKERS: '1' });
-  const [doneJob] = await submit(server, photo, 1);
+  const poller = new Visitor(server.url);
+  await poller.start();
+  const [doneJob] = await submit(poller, photo, 1);
   await waitForStatus(server.url, doneJob as string, 'completed');
-  const pollDone = await pollThroughput(server.url, doneJob as string);
+  const pollDone = await pollThroughput(server.url, doneJob as string, poller.cookie);
 
   // Streams held: 200 jobs waiting behind one worker, 10,000 streams spread over the last 100.
-  const queued = await submit(server, photo, 200);
-  const pollQueued = await pollThroughput(server.url, queued.at(-1) as string);
+  const queued = await submit(poller, photo, 200);
+  const pollQueued = await pollThroughput(server.url, queued.at(-1) as string, poller.cookie);
   const rssBefore = server.rssMb();
   const streams = 10_000;
   const closeStreams = await openStreams(server.url, queued.slice(-100), streams);

@@ -3,7 +3,8 @@ import { createSessionId, XSRF } from '@selfie-mosaic/contract';
 /** A visitor as the web app behaves: picks up the XSRF cookie, records consent, uploads a photo. */
 export class Visitor {
   readonly sessionId = createSessionId();
-  private cookie = '';
+  /** The cookie header a browser of this visitor sends with every request. */
+  cookie = '';
   private token = '';
 
   constructor(private readonly url: string) {}
