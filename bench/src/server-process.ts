@@ -11,6 +11,8 @@ export interface RunningServer {
   pid: number;
   /** Resident memory of the whole server process (main thread and worker threads), in MB. */
   rssMb(): number;
+  /** CPU time the server's main thread (the one answering HTTP) has used so far, in seconds. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -29,6 +31,17 @@ function residentMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
   return kb / 1024;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ), 100 on Linux. */
+const USER_HZ = 100;
+
+function cpuSecondsOf(pid: number): number {
+  // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields.
+  // The main thread's task id is the process id; render workers are other tasks and are left out.
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
 }
 
 /** Starts the built server (`apps/server/dist/server.js`) as its own process on a free port and a fresh data dir. */
@@ -57,6 +70,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     url,
     pid,
     rssMb: () => residentMb(pid),
+    cpuSeconds: () => cpuSecondsOf(pid),
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
