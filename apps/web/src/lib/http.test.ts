@@ -50,6 +50,32 @@ describe('HTTP client', () => {
     expect(calls[0]?.headers.get('x-xsrf-token')).toBe('tok=en');
   });
 
+  it('sends a refused POST once more when the refusal handed out the missing XSRF cookie', async () => {
+    const calls: Array<string | null> = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_input: RequestInfo, init?: RequestInit) => {
+        calls.push(new Headers(init?.headers).get('x-xsrf-token'));
+        if (calls.length === 1) {
+          // biome-ignore lint/suspicious/noDocumentCookie: plays the server's Set-Cookie on the 403.
+          document.cookie = 'XSRF-TOKEN=fresh; Path=/';
+          return Response.json({ error: 'Missing or invalid XSRF token' }, { status: 403 });
+        }
+        return Response.json({ ok: true }, { status: 201 });
+      }),
+    );
+    await expect(apiRequest('/api/consent', { method: 'POST', body: {} })).resolves.toEqual({ ok: true });
+    expect(calls).toEqual([null, 'fresh']);
+  });
+
+  it('does not repeat a POST refused although it carried a token', async () => {
+    // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the XSRF cookie.
+    document.cookie = 'XSRF-TOKEN=stale; Path=/';
+    const calls = respondWith(403, 201);
+    await expect(apiRequest('/api/consent', { method: 'POST', body: {} })).rejects.toMatchObject({ status: 403 });
+    expect(calls).toHaveLength(1);
+  });
+
   it('reads cookies by exact name', () => {
     expect(readCookie('locale', 'xlocale=fr; locale=de; other=1')).toBe('de');
     expect(readCookie('missing', 'a=b')).toBeNull();

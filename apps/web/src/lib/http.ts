@@ -37,6 +37,18 @@ export const http = ofetch.create({
   },
 });
 
-export function apiRequest<T>(path: string, options: FetchOptions<'json'> = {}): Promise<T> {
-  return http<T>(`${apiBase()}${path}`, options as FetchOptions<'json'>);
+export async function apiRequest<T>(path: string, options: FetchOptions<'json'> = {}): Promise<T> {
+  const url = `${apiBase()}${path}`;
+  const hadToken = readCookie(XSRF.cookie) !== null;
+  try {
+    return await http<T>(url, options as FetchOptions<'json'>);
+  } catch (error) {
+    // A page not served by the API (dev server, HTML on a CDN) has no XSRF cookie before its first
+    // call; the 403 answer sets one, and the refused request changed nothing, so it goes once more.
+    const status = (error as { status?: number }).status;
+    if (!hadToken && status === 403 && readCookie(XSRF.cookie) !== null) {
+      return http<T>(url, options as FetchOptions<'json'>);
+    }
+    throw error;
+  }
 }
