@@ -7,7 +7,7 @@ export default defineProject({
   define: { __BUILD_ID__: JSON.stringify('test-build') },
   test: {
     environment: 'happy-dom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['./vitest.setup.ts'],
     testTimeout: 20_000,
   },
