@@ -8,6 +8,8 @@ export interface ArtVariant {
   pattern: readonly string[];
   /** Grout between tesserae. */
   grout: string;
+  /** The row of pattern tesserae that outlines the visitor (one of `pattern`). */
+  outline: string;
   frame: string;
   wordmark: string;
 }
@@ -220,12 +222,14 @@ export const ART_VARIANTS = {
   standard: {
     pattern: ['#00b2a9', '#00938c', '#007672', '#5fd3c9', '#b9ebe5', '#f2e6cf', '#d8b46a'],
     grout: '#f4efe6',
+    outline: '#007672',
     frame: '#f4efe6',
     wordmark: '#1c2a33',
   },
   blacklabel: {
     pattern: ['#1a1a1a', '#262626', '#333333', '#4a4036', '#8c7446', '#b8985a', '#d9c08a'],
     grout: '#0d0d0d',
+    outline: '#b8985a',
     frame: '#0d0d0d',
     wordmark: '#d9c08a',
   },

@@ -8,8 +8,12 @@ export interface PaintStyle {
   portrait: Palette;
   pattern: Palette;
   grout: string;
+  /** Pattern index of the row that outlines the visitor. */
+  outline: number;
 }
 
+/** Mean person share above which a background tile counts as touching the silhouette. */
+const OUTLINE_TOUCH = 0.12;
 /** Tiles at least this wide (artwork pixels) get two-pixel joints. */
 const WIDE_JOINT = 20;
 /** Strength of the light falling across each tile from the top left. */
@@ -70,7 +74,9 @@ export function paintTiles(
       personTiles++;
     } else {
       palette = style.pattern;
-      colours[t] = patternIndex(cx, cy, centre, palette.size);
+      // Background tiles that touch the silhouette outline the figure, as mosaicists do.
+      colours[t] =
+        (tiles.person[t] as number) >= OUTLINE_TOUCH ? style.outline : patternIndex(cx, cy, centre, palette.size);
     }
     const c = colours[t] as number;
     tileRgb[t * 3] = palette.rgb[c * 3] as number;

@@ -1,4 +1,4 @@
-import { ART_VARIANTS, PORTRAIT_COLOURS } from '@selfie-mosaic/campaign';
+import { ART_VARIANTS, type ArtVariantName, PORTRAIT_COLOURS } from '@selfie-mosaic/campaign';
 import { ARTWORK } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { applyFrame, frameOverlay } from './brand-frame.js';
@@ -64,6 +64,12 @@ const PATTERNS = {
   standard: createPalette(ART_VARIANTS.standard.pattern),
   blacklabel: createPalette(ART_VARIANTS.blacklabel.pattern),
 };
+
+function outlineIndex(variant: ArtVariantName): number {
+  const index = ART_VARIANTS[variant].pattern.indexOf(ART_VARIANTS[variant].outline as never);
+  if (index < 0) throw new Error(`the ${variant} outline colour is not one of its pattern colours`);
+  return index;
+}
 
 function checkOptions(options: RenderOptions): { blacklabel: boolean; seed: number } {
   if (typeof options !== 'object' || options === null) {
@@ -175,7 +181,12 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
     tiles,
     width,
     height,
-    { portrait: PORTRAIT, pattern: PATTERNS[variant], grout: ART_VARIANTS[variant].grout },
+    {
+      portrait: PORTRAIT,
+      pattern: PATTERNS[variant],
+      grout: ART_VARIANTS[variant].grout,
+      outline: outlineIndex(variant),
+    },
     framing.target,
     random,
   );
