@@ -15,6 +15,22 @@ function tileColours(count: number, seed: number, palette: readonly string[]): s
   });
 }
 
+/** The rank in which each tile is laid: a seeded shuffle, like a mosaicist working across the whole picture. */
+function layingOrder(count: number, seed: number): number[] {
+  const sequence = Array.from({ length: count }, (_, index) => index);
+  let state = seed * 7919 + 1;
+  for (let index = count - 1; index > 0; index--) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    const other = state % (index + 1);
+    [sequence[index], sequence[other]] = [sequence[other] as number, sequence[index] as number];
+  }
+  const ranks = new Array<number>(count);
+  sequence.forEach((tile, rank) => {
+    ranks[tile] = rank;
+  });
+  return ranks;
+}
+
 interface MosaicMarkProps {
   columns?: number;
   rows?: number;
@@ -42,8 +58,8 @@ export function MosaicMark({
   const count = columns * rows;
   const colours = tileColours(count, seed, PALETTES[palette]);
   const laid = Math.round((count * Math.min(100, Math.max(0, progress))) / 100);
-  /** Tiles are laid in a scattered order, like a mosaicist working across the whole picture. */
-  const order = (index: number) => (index * 37) % count;
+  const ranks = layingOrder(count, seed);
+  const order = (index: number) => ranks[index] ?? index;
   return (
     <svg
       className={`mosaic-mark${animated ? ' mosaic-mark--animated' : ''}${className ? ` ${className}` : ''}`}
