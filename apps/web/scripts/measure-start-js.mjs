@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+/**
+ * JavaScript a visitor downloads to see the start screen, from the build's manifest: the entry chunk,
+ * its static imports and the start screen's lazy chunk (the screen preloaded on idle are not counted).
+ * Prints one JSON line: { files, bytes, gzip, brotli } so benchmarks can record it.
+ *   node apps/web/scripts/measure-start-js.mjs [distDir]
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+
+const dist = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist'));
+const manifest = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
+
+const files = new Set();
+function addWithImports(key) {
+  const chunk = manifest[key];
+  if (!chunk || files.has(chunk.file)) return;
+  files.add(chunk.file);
+  for (const imported of chunk.imports ?? []) addWithImports(imported);
+}
+
+addWithImports('index.html');
+const startKey = Object.keys(manifest).find((key) => key.endsWith('features/age-gate/StartScreen.tsx'));
+if (!startKey) throw new Error('The manifest has no start screen chunk');
+addWithImports(startKey);
+
+let bytes = 0;
+let gzip = 0;
+let brotli = 0;
+for (const file of files) {
+  const source = readFileSync(path.join(dist, file));
+  bytes += source.length;
+  gzip += gzipSync(source, { level: 9 }).length;
+  brotli += brotliCompressSync(source).length;
+}
+console.log(JSON.stringify({ files: [...files], bytes, gzip, brotli }));
