@@ -37,6 +37,7 @@ export async function openPhoto(input: Uint8Array): Promise<Photo> {
   if (isHeif(input)) return openHeif(input);
   let width: number;
   let height: number;
+  let format: string | undefined;
   try {
     const meta = await sharp(input, { limitInputPixels }).metadata();
     if (!meta.width || !meta.height) throw new Error('no dimensions');
@@ -44,17 +45,32 @@ export async function openPhoto(input: Uint8Array): Promise<Photo> {
     const quarter = (meta.orientation ?? 1) >= 5;
     width = quarter ? meta.height : meta.width;
     height = quarter ? meta.width : meta.height;
+    format = meta.format;
   } catch (error) {
     throw new MosaicRefusal('unreadable_image', errorText(error));
   }
-  const at = async (maxSide: number) => {
+  const decode = async (maxSide: number) => {
     try {
       return await toRgb(sharp(input, { limitInputPixels, failOn: 'error' }).rotate(), maxSide);
     } catch (error) {
       throw new MosaicRefusal('unreadable_image', errorText(error));
     }
   };
-  return { ...fit(width, height, MAX_SIDE), at };
+  const size = fit(width, height, MAX_SIDE);
+  // Only JPEG decodes cheaply at a reduced size; other formats are decoded once and resized.
+  return format === 'jpeg' ? { ...size, at: decode } : keepDecoded(await decode(MAX_SIDE));
+}
+
+/** A photo decoded once at the working resolution; smaller sizes are resized from it. */
+function keepDecoded(full: RgbImage): Photo {
+  const at = async (maxSide: number) =>
+    maxSide >= Math.max(full.width, full.height)
+      ? full
+      : toRgb(
+          sharp(full.data, { raw: { width: full.width, height: full.height, channels: 3 }, limitInputPixels }),
+          maxSide,
+        );
+  return { width: full.width, height: full.height, at };
 }
 
 function fit(width: number, height: number, maxSide: number): { width: number; height: number } {
