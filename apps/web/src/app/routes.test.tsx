@@ -1,12 +1,9 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../lib/session';
 import { AppRoutes } from './router';
-
-vi.mock('../lib/pageview', () => ({ sendPageview: vi.fn(async () => undefined) }));
 
 const copies = import.meta.glob<unknown>('../locales/*.json', { eager: true, import: 'default' });
 
@@ -62,15 +59,18 @@ describe('routes', () => {
   });
 
   it('Yes goes on to the terms acceptance, No to the exit page', async () => {
-    const user = userEvent.setup();
     await renderAt('/de/de/start');
     const [yes, no] = await screen.findAllByRole('button', { name: /^(Ja|Nein)$/ });
-    await act(async () => user.click(no as HTMLElement));
+    await act(async () => {
+      fireEvent.click(no as HTMLElement);
+    });
     await waitFor(() => expect(where()).toBe('/de/de/exit'));
     cleanup();
     await renderAt('/de/de/start');
     const [again] = await screen.findAllByRole('button', { name: /^(Ja|Nein)$/ });
-    await act(async () => user.click(again as HTMLElement));
+    await act(async () => {
+      fireEvent.click(again as HTMLElement);
+    });
     await waitFor(() => expect(where()).toBe('/de/de/curious'));
     expect(yes).toBeDefined();
   });

@@ -5,7 +5,7 @@ import { apiRequest, retriesFor } from './http';
 afterEach(() => {
   vi.unstubAllGlobals();
   // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the XSRF cookie.
-  document.cookie = 'XSRF-TOKEN=; Max-Age=0; Path=/';
+  document.cookie = 'XSRF-TOKEN=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/';
 });
 
 function respondWith(...statuses: number[]) {

@@ -1,12 +1,9 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../app/router';
 import { sessionStore } from '../../lib/session';
-
-vi.mock('../../lib/pageview', () => ({ sendPageview: vi.fn(async () => undefined) }));
 
 const copies = import.meta.glob<unknown>('../../locales/*.json', { eager: true, import: 'default' });
 
@@ -43,8 +40,6 @@ const domError = (name: string) => Object.assign(new Error(name), { name });
 beforeEach(() => {
   sessionStore.update({ questionAnswer: 'yes', consentGiven: true });
   vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
-  // A first visit: the browser has not been asked about the camera yet.
-  vi.spyOn(navigator.permissions, 'query').mockResolvedValue({ state: 'prompt' } as PermissionStatus);
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo) => {
@@ -68,7 +63,9 @@ describe('photo screen', () => {
     const getUserMedia = withCamera(async () => stream);
     await openPhotoScreen();
     expect(screen.getByRole('heading', { name: 'Allow camera access' })).toBeTruthy();
-    await act(async () => userEvent.click(screen.getByRole('button', { name: 'Turn on camera' })));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
+    });
     expect(await screen.findByRole('heading', { name: 'Position your face inside the circle' })).toBeTruthy();
     expect(getUserMedia).toHaveBeenCalledWith({
       audio: false,
@@ -79,11 +76,12 @@ describe('photo screen', () => {
     expect(screen.getByRole('button', { name: 'Switch camera' })).toBeTruthy();
   });
 
-  it('skips the permission step when the camera is already allowed', async () => {
+  it('turns the camera on only when asked, even where the browser already allows it', async () => {
     vi.spyOn(navigator.permissions, 'query').mockResolvedValue({ state: 'granted' } as PermissionStatus);
-    withCamera(async () => fakeStream().stream);
+    const getUserMedia = withCamera(async () => fakeStream().stream);
     await openPhotoScreen();
-    expect(await screen.findByRole('heading', { name: 'Position your face inside the circle' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Allow camera access' })).toBeTruthy();
+    expect(getUserMedia).not.toHaveBeenCalled();
   });
 
   it('stops the old camera before opening the other one, with a plain facingMode', async () => {
@@ -98,8 +96,12 @@ describe('photo screen', () => {
       return first.stream;
     });
     await openPhotoScreen();
-    await act(async () => userEvent.click(screen.getByRole('button', { name: 'Turn on camera' })));
-    await act(async () => userEvent.click(await screen.findByRole('button', { name: 'Switch camera' })));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
+    });
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: 'Switch camera' }));
+    });
     expect(getUserMedia).toHaveBeenLastCalledWith(
       expect.objectContaining({ video: expect.objectContaining({ facingMode: 'environment' }) }),
     );
@@ -113,8 +115,12 @@ describe('photo screen', () => {
       return first.stream;
     });
     await openPhotoScreen();
-    await act(async () => userEvent.click(screen.getByRole('button', { name: 'Turn on camera' })));
-    await act(async () => userEvent.click(await screen.findByRole('button', { name: 'Switch camera' })));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
+    });
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: 'Switch camera' }));
+    });
     expect(screen.getByRole('alert').textContent).toBe('Failed to switch camera');
     expect(screen.getByRole('button', { name: 'Take photo' })).toBeTruthy();
   });
@@ -128,7 +134,9 @@ describe('photo screen', () => {
       throw domError(name);
     });
     await openPhotoScreen();
-    await act(async () => userEvent.click(screen.getByRole('button', { name: 'Turn on camera' })));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
+    });
     expect((await screen.findByRole('alert')).textContent).toBe(message);
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
     expect(screen.getByLabelText('Choose a photo')).toBeTruthy();

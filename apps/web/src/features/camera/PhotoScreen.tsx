@@ -11,13 +11,17 @@ import { fileToUpload, toJpeg } from './capture';
 import { FaceGuide } from './FaceGuide';
 import { FilePicker } from './FilePicker';
 import { UploadError, uploadPhoto } from './upload';
-import { cameraAlreadyAllowed, useCamera } from './useCamera';
+import { useCamera } from './useCamera';
 
 type Stage = 'permission' | 'starting' | 'live' | 'countdown' | 'review' | 'uploading' | 'uploadFailed' | 'cameraError';
 
 const COUNTDOWN_SECONDS = 3;
 
-/** Screen 5: camera permission, positioning, get-ready countdown, review, upload. */
+/**
+ * Screen 5: camera permission, positioning, get-ready countdown, review, upload. The camera only
+ * turns on when the visitor taps for it, even where the browser already allows it: no camera light
+ * comes on by surprise, and every visitor sees the same first step.
+ */
 export default function PhotoScreen() {
   const { t, path } = useLocale();
   const navigate = useNavigate();
@@ -43,20 +47,6 @@ export default function PhotoScreen() {
     },
     [camera.start, camera.facing, t],
   );
-
-  // Only on arrival: when the camera is already allowed, skip the permission step. Later camera
-  // starts are the visitor's choice, so this must not re-run when openCamera changes.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once on arrival by design.
-  useEffect(() => {
-    if (!liveCamera) return;
-    let cancelled = false;
-    void cameraAlreadyAllowed().then((allowed) => {
-      if (allowed && !cancelled) void openCamera('user');
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, []);
 
   useEffect(() => () => (photo ? URL.revokeObjectURL(photo.url) : undefined), [photo]);
 

@@ -43,13 +43,3 @@ export function useCamera() {
 
   return { videoRef, facing, live, start, stop };
 }
-
-/** Whether the browser already allows the camera, so the permission step can be skipped. */
-export async function cameraAlreadyAllowed(): Promise<boolean> {
-  try {
-    const status = await navigator.permissions?.query({ name: 'camera' as PermissionName });
-    return status?.state === 'granted';
-  } catch {
-    return false;
-  }
-}

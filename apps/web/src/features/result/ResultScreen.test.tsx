@@ -14,7 +14,6 @@ const api = vi.hoisted(() => ({
   fetchResult: vi.fn(),
 }));
 
-vi.mock('../../lib/pageview', () => ({ sendPageview: vi.fn(async () => undefined) }));
 vi.mock('../../lib/job-api', () => ({
   fetchQueueStatus: api.fetchQueueStatus,
   fetchResult: api.fetchResult,
