@@ -8,7 +8,7 @@ import { buildSizeMap } from './detail.js';
 import { chooseFace, FACE_LIMITS, type FaceGeometry, meanLuma } from './face.js';
 import { computeFraming, type Framing, toArtwork, warpToArtwork } from './framing.js';
 import { LAYOUT } from './layout.js';
-import { detectFaces, segmentPerson } from './models.js';
+import { detectFaces, type HumanFace, segmentPerson } from './models.js';
 import { paintTiles } from './paint.js';
 import { createRandom } from './random.js';
 import { MosaicRefusal } from './refusal.js';
@@ -56,6 +56,7 @@ export interface RenderDetails extends RenderResult {
  * large enough that the framing can usually take its pixels straight from it.
  */
 const DETECT_SIDE = 800;
+const DETECTOR_INPUT = 512;
 const MASK_WIDTH = 256;
 const MASK_HEIGHT = 320;
 const DEFAULT_SEED = 1;
@@ -64,6 +65,16 @@ const PATTERNS = {
   standard: createPalette(ART_VARIANTS.standard.pattern),
   blacklabel: createPalette(ART_VARIANTS.blacklabel.pattern),
 };
+
+/** Scales detections from the detector's input to the image they were taken from. */
+function scaleFaces(faces: HumanFace[], factor: number): HumanFace[] {
+  if (factor === 1) return faces;
+  return faces.map((face) => ({
+    ...face,
+    box: face.box.map((v) => v * factor) as HumanFace['box'],
+    mesh: face.mesh.map(([x, y, z]) => [x * factor, y * factor, z * factor] as [number, number, number]),
+  }));
+}
 
 function outlineIndex(variant: ArtVariantName): number {
   const index = ART_VARIANTS[variant].pattern.indexOf(ART_VARIANTS[variant].outline as never);
@@ -115,7 +126,17 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
   lap('decode');
 
   if (meanLuma(small) < FACE_LIMITS.minImageLuma) throw new MosaicRefusal('too_dark');
-  const faces = await detectFaces(small.data, small.width, small.height);
+  // The detector sees a smaller copy still: its cost grows with the input, and FaceMesh reads the
+  // face at 192 px anyway.
+  const detectScale = Math.min(1, DETECTOR_INPUT / Math.max(small.width, small.height));
+  const detectorInput =
+    detectScale < 1
+      ? await resizeRgb(small, Math.round(small.width * detectScale), Math.round(small.height * detectScale))
+      : small;
+  const faces = scaleFaces(
+    await detectFaces(detectorInput.data, detectorInput.width, detectorInput.height),
+    small.width / detectorInput.width,
+  );
   const face = chooseFace(faces, small, photo.width / small.width);
   lap('detect');
 
