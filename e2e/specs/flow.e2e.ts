@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openPhone, type Phone } from '../support/browser.js';
+import { expectAccessible, reachCamera, snap, takePhoto, waitForArtwork } from '../support/flow.js';
+
+describe('a visitor in Germany, from the age gate to the downloaded artwork', () => {
+  let phone: Phone;
+  const pageviews: string[] = [];
+
+  beforeAll(async () => {
+    phone = await openPhone({ baseURL: inject('baseURL'), video: inject('faceVideo'), locale: 'de-DE' });
+    phone.page.on('request', (request) => {
+      if (request.url().endsWith('/api/analytics/pageview'))
+        pageviews.push(JSON.parse(request.postData() ?? '{}').page_path);
+    });
+  });
+  afterAll(() => phone.close());
+
+  it('goes through every screen and saves a 1080×1350 mosaic', async () => {
+    const { page } = phone;
+    await page.goto('/de/de/start');
+    await expect
+      .poll(() => page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]))
+      .toEqual(['de', 'ltr']);
+    await expect.poll(() => page.title()).toMatch(/IQOS Mosaic$/);
+    await expectAccessible(page, 'start');
+
+    await reachCamera(page, 'de', 'de');
+    await expectAccessible(page, 'photo');
+    await takePhoto(page);
+    await expectAccessible(page, 'review');
+    await page.getByTestId('photo-continue').click();
+    await page.waitForURL('**/de/de/result');
+    await expectAccessible(page, 'result (creating)');
+    await waitForArtwork(page);
+    await expectAccessible(page, 'result (done)');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('result-download').click()]);
+    const saved = await download.path();
+    const metadata = await sharp(await readFile(saved)).metadata();
+    expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({
+      format: 'jpeg',
+      width: 1080,
+      height: 1350,
+    });
+    expect(pageviews).toEqual(
+      expect.arrayContaining(['/de/de/start', '/de/de/curious', '/de/de/photo', '/de/de/result']),
+    );
+  });
+});
+
+describe('every screen in English and in Emirati Arabic, on a phone', () => {
+  for (const [country, locale, lang, dir] of [
+    ['gb', 'en', 'en', 'ltr'],
+    ['ae', 'ae-ar', 'ar-AE', 'rtl'],
+  ] as const) {
+    it(`${locale}: ${dir}, accessible, and every screen pictured`, async () => {
+      const phone = await openPhone({ baseURL: inject('baseURL'), video: inject('faceVideo') });
+      try {
+        const { page } = phone;
+        await page.goto(`/${country}/${locale}/start`);
+        await expect
+          .poll(() => page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]))
+          .toEqual([lang, dir]);
+        await snap(page, locale, '1-start');
+        await page.getByTestId('age-no').click();
+        await page.waitForURL(`**/${country}/${locale}/exit`);
+        await expectAccessible(page, 'exit');
+        await snap(page, locale, '2-exit');
+
+        await page.goto(`/${country}/${locale}/terms`);
+        await expectAccessible(page, 'terms');
+        await snap(page, locale, '4-terms');
+
+        await page.goto(`/${country}/${locale}/start`);
+        await page.getByTestId('age-yes').click();
+        await page.waitForURL(`**/${country}/${locale}/curious`);
+        await expectAccessible(page, 'curious');
+        await snap(page, locale, '3-curious');
+        await page.getByTestId('consent-checkbox').check();
+        await page.getByTestId('consent-continue').click();
+        await page.waitForURL(`**/${country}/${locale}/photo`);
+        await snap(page, locale, '5-photo-permission');
+        await page.getByTestId('camera-allow').click();
+        await page.getByTestId('photo-take').waitFor();
+        await expect.poll(() => page.getByTestId('photo-take').isEnabled(), { timeout: 15_000 }).toBe(true);
+        await snap(page, locale, '6-photo-position');
+        await page.getByTestId('photo-take').click();
+        await snap(page, locale, '7-photo-get-ready');
+        await page.getByTestId('photo-continue').waitFor({ timeout: 15_000 });
+        await snap(page, locale, '8-photo-review');
+        await page.getByTestId('photo-continue').click();
+        await page.waitForURL(`**/${country}/${locale}/result`);
+        await snap(page, locale, '9-result-creating');
+        await waitForArtwork(page);
+        await page.locator('[data-testid="artwork"]').evaluate((img: HTMLImageElement) => img.decode());
+        await snap(page, locale, '10-result-done');
+
+        await page.goto(`/${country}/${locale}/download`);
+        await page.getByTestId('download-button').waitFor();
+        await expectAccessible(page, 'download');
+        await snap(page, locale, '11-download');
+
+        await page.goto(`/${country}/${locale}/no-such-page`);
+        await snap(page, locale, '12-not-found');
+      } finally {
+        await phone.close();
+      }
+    });
+  }
+});

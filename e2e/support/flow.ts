@@ -1,0 +1,57 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** Where `npm run screens -w e2e` keeps the screenshots of every screen; unset in a plain test run. */
+const screensDir = process.env.SCREENS_DIR ? resolve(process.env.SCREENS_DIR) : undefined;
+
+/** Saves a phone screenshot of the current screen when screenshots are asked for. */
+export async function snap(page: Page, locale: string, name: string): Promise<void> {
+  if (!screensDir) return;
+  mkdirSync(screensDir, { recursive: true });
+  // Motion settles first so the picture shows the screen, not a transition.
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(screensDir, `${locale}-${name}.png`) });
+}
+
+/** axe on the current screen: no serious or critical violation (WCAG 2.2 AA rules included). */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const severe = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(severe, `axe on the ${screen} screen`).toEqual([]);
+}
+
+/** Age gate → terms → the camera screen, as a visitor clicks through it. */
+export async function reachCamera(page: Page, country: string, locale: string): Promise<void> {
+  await page.goto(`/${country}/${locale}/start`);
+  await page.getByTestId('age-yes').click();
+  await page.waitForURL(`**/${country}/${locale}/curious`);
+  await page.getByTestId('consent-checkbox').check();
+  await page.getByTestId('consent-continue').click();
+  await page.waitForURL(`**/${country}/${locale}/photo`);
+}
+
+/** Turns the camera on, takes the photo after the countdown, and waits for the review. */
+export async function takePhoto(page: Page): Promise<void> {
+  await page.getByTestId('camera-allow').click();
+  const take = page.getByTestId('photo-take');
+  await expect.poll(() => take.isEnabled(), { timeout: 15_000 }).toBe(true);
+  await take.click();
+  await page.getByTestId('photo-continue').waitFor({ timeout: 15_000 });
+}
+
+export async function waitForArtwork(page: Page): Promise<void> {
+  await page.getByTestId('artwork').waitFor({ timeout: 120_000 });
+}
+
+export async function storedSession(page: Page): Promise<Record<string, unknown>> {
+  const { SESSION_STORAGE_KEY } = await import('@selfie-mosaic/contract');
+  const raw = await page.evaluate((key) => localStorage.getItem(key), SESSION_STORAGE_KEY);
+  return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+}
