@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadModels, MosaicRefusal, render } from './index.js';
@@ -66,6 +67,15 @@ describe('render', () => {
       const result = await render(await sharp(photo).toFormat(format).toBuffer());
       expect(result.width).toBe(1080);
     }
+  });
+
+  it('reads an iPhone-style HEIC photo', async () => {
+    // A 480-px HEVC-coded HEIC of a test portrait, made once with libheif's heif-enc (9 KB).
+    const heic = await readFile(new URL('./testing/fixtures/portrait.heic', import.meta.url));
+    expect(heic.subarray(4, 12).toString('latin1')).toBe('ftypheic');
+    const result = await renderDetailed(heic);
+    expect(result.width).toBe(1080);
+    expect(result.face.width).toBeGreaterThan(100);
   });
 
   it('switches to the dark black label frame and background', async () => {
