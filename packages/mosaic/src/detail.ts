@@ -83,6 +83,26 @@ function weight(region: Region, x: number, y: number): number {
   return d <= 1 ? 1 : d >= 1.5 ? 0 : 1 - (d - 1) * 2;
 }
 
+/**
+ * Makes sure the face counts as the person even where the segmentation model missed it (hats,
+ * odd light): a face painted as background pattern would be the one unforgivable failure.
+ * `mask` is a person map of `width`×`height` cells of `cell` artwork pixels.
+ */
+export function includeFace(mask: Float32Array, width: number, height: number, cell: number, mesh: Float32Array): void {
+  const face = regionOf(mesh, FACE_OVAL, 1, 0);
+  const x0 = Math.max(0, Math.floor((face.cx - face.rx) / cell));
+  const x1 = Math.min(width - 1, Math.ceil((face.cx + face.rx) / cell));
+  const y0 = Math.max(0, Math.floor((face.cy - face.ry) / cell));
+  const y1 = Math.min(height - 1, Math.ceil((face.cy + face.ry) / cell));
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const dx = ((x + 0.5) * cell - face.cx) / face.rx;
+      const dy = ((y + 0.5) * cell - face.cy) / face.ry;
+      if (dx * dx + dy * dy <= 1) mask[y * width + x] = Math.max(mask[y * width + x] as number, 1);
+    }
+  }
+}
+
 export interface SizeMap {
   /** Tile spacing (artwork pixels) per cell. */
   sizes: Float32Array;

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { applyFrame, frameOverlay } from './brand-frame.js';
 import { createPalette, imageToLab } from './colour.js';
 import { MAX_SIDE, openPhoto, type RgbImage } from './decode.js';
-import { buildSizeMap } from './detail.js';
+import { buildSizeMap, includeFace } from './detail.js';
 import { chooseFace, FACE_LIMITS, type FaceGeometry, meanLuma } from './face.js';
 import { computeFraming, type Framing, toArtwork, warpToArtwork } from './framing.js';
 import { LAYOUT } from './layout.js';
@@ -171,6 +171,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
     scratch('half-mask', Float32Array, half.width * half.height),
   );
   const quarterLuma = halveFloat(halfLab, half.width, half.height, 3, 0);
+  includeFace(halfMask, half.width, half.height, 2, mesh);
   const quarterMask = halveFloat(halfMask, half.width, half.height);
   const qw = Math.ceil(half.width / 2);
   const qh = Math.ceil(half.height / 2);
