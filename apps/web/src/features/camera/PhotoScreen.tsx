@@ -127,6 +127,7 @@ export default function PhotoScreen() {
         {heading}
       </h1>
       <div className={`viewfinder${stage === 'countdown' ? ' viewfinder--ready' : ''}`}>
+        {!showVideo && !showPhoto && <div className="viewfinder__placeholder" aria-hidden="true" />}
         <video
           ref={camera.videoRef}
           className={`viewfinder__video${camera.facing === 'user' ? ' viewfinder__video--mirrored' : ''}`}
@@ -138,7 +139,6 @@ export default function PhotoScreen() {
         />
         {!showPhoto && <FaceGuide />}
         {showPhoto && <img className="viewfinder__photo" src={photo.url} alt={t('photo.reviewLabel')} />}
-        {!showVideo && !showPhoto && <div className="viewfinder__placeholder" aria-hidden="true" />}
         {stage === 'countdown' && (
           <Countdown
             from={COUNTDOWN_SECONDS}
