@@ -7,12 +7,22 @@ import { usePageMeta } from '../../lib/page-meta';
 import { sessionStore, useSession } from '../../lib/session';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 
+/**
+ * A tick survives a visit to the terms page and back. It belongs to one session: after a restart
+ * the box starts empty again, as consent must never be pre-ticked.
+ */
+let tickedInSession: string | null = null;
+
 /** Screen 3: accept the terms, then continue to the camera. */
 export default function CuriousScreen() {
   const { t, locale, country, path } = useLocale();
   const navigate = useNavigate();
   const session = useSession();
-  const [agreed, setAgreed] = useState(session.consentGiven);
+  const [agreed, setAgreedState] = useState(session.consentGiven || tickedInSession === session.userSessionId);
+  const setAgreed = (value: boolean) => {
+    tickedInSession = value ? session.userSessionId : null;
+    setAgreedState(value);
+  };
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const checkboxId = useId();
