@@ -1,0 +1,103 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Suspense } from 'react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppRoutes } from '../../app/router';
+import { sessionStore } from '../../lib/session';
+
+const copies = import.meta.glob<unknown>('../../locales/*.json', { eager: true, import: 'default' });
+let consentStatus = 201;
+let consents: unknown[] = [];
+
+function Where() {
+  return <span data-testid="where">{useLocation().pathname}</span>;
+}
+
+async function openCurious() {
+  await act(async () =>
+    render(
+      <MemoryRouter initialEntries={['/de/de/curious']}>
+        <Suspense fallback={null}>
+          <AppRoutes />
+        </Suspense>
+        <Where />
+      </MemoryRouter>,
+    ),
+  );
+  await screen.findByRole('checkbox');
+}
+
+async function pressContinue() {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: 'Weiter' }));
+  });
+}
+
+beforeEach(() => {
+  consents = [];
+  consentStatus = 201;
+  sessionStore.update({ questionAnswer: 'yes' });
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo, init?: RequestInit) => {
+      const url = String(input);
+      if (url.endsWith('/api/consent')) {
+        consents.push(JSON.parse(String(init?.body)));
+        return Response.json(consentStatus === 201 ? { consent_id: 'c', created_at: 'now' } : { error: 'x' }, {
+          status: consentStatus,
+        });
+      }
+      const code = /\/([\w-]+)\.json/.exec(url)?.[1];
+      return new Response(JSON.stringify(copies[`../../locales/${code}.json`] ?? {}));
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  sessionStore.reset();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe('terms acceptance (curious)', () => {
+  it('asks for the tick before going on, and sends nothing without it', async () => {
+    await openCurious();
+    await pressContinue();
+    const german = copies['../../locales/de.json'] as { curious: { mustAgree: string } };
+    expect(screen.getByRole('alert').textContent).toBe(german.curious.mustAgree);
+    expect(screen.getByRole('checkbox').getAttribute('aria-invalid')).toBe('true');
+    expect(consents).toEqual([]);
+    expect(screen.getByTestId('where').textContent).toBe('/de/de/curious');
+  });
+
+  it('records the consent for this session, then opens the camera screen', async () => {
+    await openCurious();
+    fireEvent.click(screen.getByRole('checkbox'));
+    await pressContinue();
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/de/de/photo'));
+    expect(consents).toEqual([
+      {
+        country_iso: 'de',
+        language: 'de',
+        question_answer: 'yes',
+        consent_given: true,
+        ip_address: null,
+        user_session_id: sessionStore.getState().userSessionId,
+      },
+    ]);
+    expect(sessionStore.getState().consentGiven).toBe(true);
+  });
+
+  it('says when the consent could not be recorded and stays', async () => {
+    consentStatus = 400;
+    await openCurious();
+    fireEvent.click(screen.getByRole('checkbox'));
+    await pressContinue();
+    const german = copies['../../locales/de.json'] as { messages: { consentFailed: string } };
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(german.messages.consentFailed));
+    expect(sessionStore.getState().consentGiven).toBe(false);
+    expect(screen.getByTestId('where').textContent).toBe('/de/de/curious');
+  });
+});
