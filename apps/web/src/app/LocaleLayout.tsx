@@ -13,7 +13,6 @@ import { PageShell } from './PageShell';
 import { isScreenName, NEXT_SCREENS, SCREENS } from './screens';
 import { UpdateBanner } from './UpdateBanner';
 
-/** The frame of every `/:country/:language/*` page. */
 interface LocaleLayoutProps {
   locale: Locale;
   t: TFunction;
@@ -21,6 +20,10 @@ interface LocaleLayoutProps {
   countryName: string;
 }
 
+/**
+ * The frame of every `/:country/:language/*` page: `lang`/`dir`, the locale cookie, the page view,
+ * focus and scroll on a new screen, and the idle preload of the screens that can come next.
+ */
 export function LocaleLayout({ locale, t, country, countryName }: LocaleLayoutProps) {
   const { pathname } = useLocation();
   const screen = pathname.split('/')[3];
