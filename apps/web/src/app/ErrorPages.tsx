@@ -2,7 +2,7 @@ import { BRAND, findMarket, isLocaleCode, type LocaleCode } from '@selfie-mosaic
 import type { TFunction } from 'i18next';
 import { Component, type ReactNode, use, useEffect, useState } from 'react';
 import { isChunkLoadError, reloadForChunkError } from '../lib/chunk-reload';
-import { loadLocale } from '../lib/i18n';
+import { type LoadedLocale, loadLocale } from '../lib/i18n';
 import { browserLanguages, localeCookie, resolveLocale } from '../lib/locale';
 import { useLocale } from '../lib/locale-context';
 import { setDocumentLocale, setPageMeta } from '../lib/page-meta';
@@ -52,12 +52,43 @@ function ErrorBody({ kind, t }: { kind: ErrorKind; t: TFunction }) {
 
 /** An error page with its own frame, for paths outside a working locale route. */
 function FramedError({ kind }: { kind: ErrorKind }) {
-  const { t, locale } = use(loadLocale(fallbackLocale(window.location.pathname)));
-  useEffect(() => setDocumentLocale(locale.tag, locale.dir), [locale]);
+  const copy = use(errorPageCopy(fallbackLocale(window.location.pathname)));
+  useEffect(() => {
+    if (copy) setDocumentLocale(copy.locale.tag, copy.locale.dir);
+  }, [copy]);
+  if (!copy) return <Unreachable />;
   return (
-    <PageShell t={t}>
-      <ErrorBody kind={kind} t={t} />
+    <PageShell t={copy.t}>
+      <ErrorBody kind={kind} t={copy.t} />
     </PageShell>
+  );
+}
+
+const copies = new Map<LocaleCode, Promise<LoadedLocale | null>>();
+
+/** The visitor's copy, else English, else nothing: the error page must render even offline. */
+function errorPageCopy(code: LocaleCode): Promise<LoadedLocale | null> {
+  let pending = copies.get(code);
+  if (!pending) {
+    pending = loadLocale(code)
+      .catch(() => loadLocale('en'))
+      .catch(() => null);
+    copies.set(code, pending);
+  }
+  return pending;
+}
+
+/** No copy could be fetched at all (offline): the brand and a way to try again, nothing to translate. */
+function Unreachable() {
+  return (
+    <main className="screen screen--centered">
+      <h1 className="display">{BRAND.experienceName}</h1>
+      <div className="actions">
+        <button type="button" className="button" onClick={() => window.location.reload()} aria-label="Reload">
+          ↻
+        </button>
+      </div>
+    </main>
   );
 }
 
