@@ -79,6 +79,7 @@ function regionOf(mesh: Float32Array, indices: number[], pad: number, size: numb
 function weight(region: Region, x: number, y: number): number {
   const dx = (x - region.cx) / region.rx;
   const dy = (y - region.cy) / region.ry;
+  if (dx > 1.5 || dx < -1.5 || dy > 1.5 || dy < -1.5) return 0;
   const d = Math.sqrt(dx * dx + dy * dy);
   return d <= 1 ? 1 : d >= 1.5 ? 0 : 1 - (d - 1) * 2;
 }
@@ -178,25 +179,28 @@ function sobel(v: Float32Array, width: number, height: number): Float32Array {
   return out;
 }
 
-/** Separable box blur of the given radius, edges clamped. */
+/** Separable box blur of the given radius, edges clamped, with running sums. */
 export function blur(v: Float32Array, width: number, height: number, radius: number): Float32Array {
   const tmp = new Float32Array(width * height);
   const out = new Float32Array(width * height);
   const norm = 1 / (2 * radius + 1);
   for (let y = 0; y < height; y++) {
     const row = y * width;
+    let sum = 0;
+    for (let k = -radius; k <= radius; k++) sum += v[row + Math.min(width - 1, Math.max(0, k))] as number;
     for (let x = 0; x < width; x++) {
-      let sum = 0;
-      for (let k = -radius; k <= radius; k++) sum += v[row + Math.min(width - 1, Math.max(0, x + k))] as number;
       tmp[row + x] = sum * norm;
+      sum += (v[row + Math.min(width - 1, x + radius + 1)] as number) - (v[row + Math.max(0, x - radius)] as number);
     }
   }
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      for (let k = -radius; k <= radius; k++)
-        sum += tmp[Math.min(height - 1, Math.max(0, y + k)) * width + x] as number;
+  for (let x = 0; x < width; x++) {
+    let sum = 0;
+    for (let k = -radius; k <= radius; k++) sum += tmp[Math.min(height - 1, Math.max(0, k)) * width + x] as number;
+    for (let y = 0; y < height; y++) {
       out[y * width + x] = sum * norm;
+      sum +=
+        (tmp[Math.min(height - 1, y + radius + 1) * width + x] as number) -
+        (tmp[Math.max(0, y - radius) * width + x] as number);
     }
   }
   return out;

@@ -176,12 +176,14 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
   const qw = Math.ceil(half.width / 2);
   const qh = Math.ceil(half.height / 2);
   const sizeMap = buildSizeMap(quarterLuma, quarterMask, qw, qh, 4, mesh);
+  // 1 / (tile spacing in half-size pixels)², computed per size-map cell and spread over its pixels.
+  const perCell = new Float32Array(sizeMap.sizes.length);
+  for (let i = 0; i < perCell.length; i++)
+    perCell[i] = 4 / ((sizeMap.sizes[i] as number) * (sizeMap.sizes[i] as number));
   const inverseSpacing2 = scratch('inverse-spacing', Float32Array, half.width * half.height);
-  for (let y = 0; y < half.height; y++) {
-    for (let x = 0; x < half.width; x++) {
-      const size = (sizeMap.sizes[(y >> 1) * qw + (x >> 1)] as number) / 2;
-      inverseSpacing2[y * half.width + x] = 1 / (size * size);
-    }
+  for (let y = 0, i = 0; y < half.height; y++) {
+    const row = (y >> 1) * qw;
+    for (let x = 0; x < half.width; x++, i++) inverseSpacing2[i] = perCell[row + (x >> 1)] as number;
   }
   const random = createRandom(seed);
   const isPerson = (x: number, y: number) => {
