@@ -118,15 +118,8 @@ async function openHeif(input: Uint8Array): Promise<Photo> {
   } finally {
     images?.dispose();
   }
-  // HEVC cannot be decoded at a reduced size, so the decoded picture is kept and resized.
-  const at = async (maxSide: number) =>
-    maxSide >= Math.max(full.width, full.height)
-      ? full
-      : toRgb(
-          sharp(full.data, { raw: { width: full.width, height: full.height, channels: 3 }, limitInputPixels }),
-          maxSide,
-        );
-  return { width: full.width, height: full.height, at };
+  // HEVC cannot be decoded at a reduced size either.
+  return keepDecoded(full);
 }
 
 function errorText(error: unknown): string {

@@ -1,3 +1,4 @@
+import { UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import type { RgbImage } from './decode.js';
 import type { FaceGeometry, Point } from './face.js';
@@ -57,7 +58,10 @@ export async function warpToArtwork(
   if (scale < 0.65) {
     const width = Math.max(1, Math.round(photo.width * scale));
     const height = Math.max(1, Math.round(photo.height * scale));
-    const data = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+    const data = await sharp(photo.data, {
+      raw: { width: photo.width, height: photo.height, channels: 3 },
+      limitInputPixels: UPLOAD_LIMITS.maxPixels,
+    })
       .resize(width, height, { fit: 'fill' })
       .raw()
       .toBuffer();

@@ -1,5 +1,5 @@
 import { ART_VARIANTS, type ArtVariantName, PORTRAIT_COLOURS } from '@selfie-mosaic/campaign';
-import { ARTWORK } from '@selfie-mosaic/contract';
+import { ARTWORK, UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { applyFrame, frameOverlay } from './brand-frame.js';
 import { createPalette, imageToLab } from './colour.js';
@@ -247,7 +247,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
 /** JPEG without metadata, stepping quality down in the rare case the artwork would exceed the size cap. */
 async function encode(rgb: Uint8Array, width: number, height: number): Promise<Buffer> {
   for (const quality of [88, 82, 75, 65]) {
-    const jpeg = await sharp(rgb, { raw: { width, height, channels: 3 } })
+    const jpeg = await sharp(rgb, { raw: { width, height, channels: 3 }, limitInputPixels: UPLOAD_LIMITS.maxPixels })
       // Optimised Huffman tables would save 1–2 % of the bytes for three times the encoding time.
       .jpeg({ quality, chromaSubsampling: '4:2:0', optimiseCoding: false })
       .toBuffer();

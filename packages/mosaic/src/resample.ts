@@ -1,9 +1,13 @@
+import { UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import type { RgbImage } from './decode.js';
 
 /** Resizes an RGB image with sharp (Lanczos), for the detector's and segmenter's small inputs. */
 export async function resizeRgb(image: RgbImage, width: number, height: number): Promise<RgbImage> {
-  const data = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+  const data = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: 3 },
+    limitInputPixels: UPLOAD_LIMITS.maxPixels,
+  })
     .resize(width, height, { fit: 'fill' })
     .raw()
     .toBuffer();
