@@ -1,0 +1,54 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { Suspense } from 'react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppRoutes } from '../../app/router';
+import { sessionStore } from '../../lib/session';
+
+const copies = import.meta.glob<unknown>('../../locales/*.json', { eager: true, import: 'default' });
+
+async function openDownload() {
+  await act(async () =>
+    render(
+      <MemoryRouter initialEntries={['/gb/en/download']}>
+        <Suspense fallback={null}>
+          <AppRoutes />
+        </Suspense>
+      </MemoryRouter>,
+    ),
+  );
+  await screen.findByRole('heading', { level: 1, name: 'Save your artwork' });
+}
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo) => {
+      const code = /\/([\w-]+)\.json/.exec(String(input))?.[1];
+      return new Response(JSON.stringify(copies[`../../locales/${code}.json`] ?? {}));
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  sessionStore.reset();
+  vi.unstubAllGlobals();
+});
+
+describe('download screen', () => {
+  it('shows the artwork with a real download link', async () => {
+    sessionStore.update({ processedImage: '/files/abc.jpg' });
+    await openDownload();
+    expect(screen.getByTestId('artwork').getAttribute('src')).toBe('/files/abc.jpg');
+    const button = screen.getByRole('link', { name: 'Download image' });
+    expect(button.getAttribute('href')).toBe('/files/abc.jpg?download=1');
+    expect(screen.getByText('Press and hold the image, then choose to save it to your photos.')).toBeTruthy();
+  });
+
+  it('says when there is nothing to download yet', async () => {
+    await openDownload();
+    expect(screen.getByText('There is no artwork to download yet.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the start' }).getAttribute('href')).toBe('/gb/en/start');
+  });
+});
