@@ -21,10 +21,6 @@ export interface FaceGeometry {
 
 /** FaceMesh indices (MediaPipe's canonical face mesh). */
 export const MESH = {
-  rightEyeOuter: 33,
-  rightEyeInner: 133,
-  leftEyeInner: 362,
-  leftEyeOuter: 263,
   mouthLeft: 61,
   mouthRight: 291,
   upperLip: 13,
@@ -32,6 +28,22 @@ export const MESH = {
   cheekRight: 234,
   cheekLeft: 454,
 } as const;
+
+/** FaceMesh eye contours (16 points each). */
+export const EYE_CONTOURS = {
+  right: [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
+  left: [263, 249, 390, 373, 374, 380, 381, 382, 362, 398, 384, 385, 386, 387, 388, 466],
+} as const;
+
+function centroid(mesh: Float32Array, indices: readonly number[]): Point {
+  let x = 0;
+  let y = 0;
+  for (const i of indices) {
+    x += mesh[i * 2] as number;
+    y += mesh[i * 2 + 1] as number;
+  }
+  return { x: x / indices.length, y: y / indices.length };
+}
 
 /** Limits that decide when a photo cannot make a good portrait. */
 export const FACE_LIMITS = {
@@ -81,18 +93,8 @@ export function chooseFace(faces: HumanFace[], image: RgbImage, workingScale: nu
   if (second && second.box[2] * second.box[3] >= FACE_LIMITS.dominance * main.box[2] * main.box[3]) {
     throw new MosaicRefusal('multiple_faces', `${faces.length} faces of similar size`);
   }
-  const mesh = new Float32Array(main.mesh.length * 2);
-  main.mesh.forEach(([x, y], i) => {
-    mesh[i * 2] = x;
-    mesh[i * 2 + 1] = y;
-  });
-  const at = (index: number): Point => ({ x: mesh[index * 2] as number, y: mesh[index * 2 + 1] as number });
-  const mid = (a: Point, b: Point): Point => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
-  const eyeA = mid(at(MESH.rightEyeOuter), at(MESH.rightEyeInner));
-  const eyeB = mid(at(MESH.leftEyeInner), at(MESH.leftEyeOuter));
-  const [leftEye, rightEye] = eyeA.x <= eyeB.x ? [eyeA, eyeB] : [eyeB, eyeA];
-  const mouth = mid(mid(at(MESH.mouthLeft), at(MESH.mouthRight)), mid(at(MESH.upperLip), at(MESH.lowerLip)));
-  const width = Math.hypot(at(MESH.cheekLeft).x - at(MESH.cheekRight).x, at(MESH.cheekLeft).y - at(MESH.cheekRight).y);
+  const geometry = geometryOf(meshOf(main));
+  const { width } = geometry;
   const workingWidth = width * workingScale;
   if (workingWidth < FACE_LIMITS.minWidth || width < FACE_LIMITS.minShare * Math.max(image.width, image.height)) {
     throw new MosaicRefusal('face_too_small', `face ${Math.round(workingWidth)} px wide`);
@@ -100,5 +102,28 @@ export function chooseFace(faces: HumanFace[], image: RgbImage, workingScale: nu
   const [bx, by, bw, bh] = main.box;
   const faceLuma = meanLuma(image, { x: bx + bw * 0.2, y: by + bh * 0.2, w: bw * 0.6, h: bh * 0.6 });
   if (faceLuma < FACE_LIMITS.minFaceLuma) throw new MosaicRefusal('too_dark', `face luma ${Math.round(faceLuma)}`);
+  return geometry;
+}
+
+/** A detection's FaceMesh points as x, y pairs. */
+export function meshOf(face: HumanFace): Float32Array {
+  const mesh = new Float32Array(face.mesh.length * 2);
+  face.mesh.forEach(([x, y], i) => {
+    mesh[i * 2] = x;
+    mesh[i * 2 + 1] = y;
+  });
+  return mesh;
+}
+
+/** Eyes, mouth and width of a face from its FaceMesh points. */
+export function geometryOf(mesh: Float32Array): FaceGeometry {
+  const at = (index: number): Point => ({ x: mesh[index * 2] as number, y: mesh[index * 2 + 1] as number });
+  const mid = (a: Point, b: Point): Point => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+  // Eye centres from the whole eye contours: steadier than the two corners when the head turns.
+  const eyeA = centroid(mesh, EYE_CONTOURS.right);
+  const eyeB = centroid(mesh, EYE_CONTOURS.left);
+  const [leftEye, rightEye] = eyeA.x <= eyeB.x ? [eyeA, eyeB] : [eyeB, eyeA];
+  const mouth = mid(mid(at(MESH.mouthLeft), at(MESH.mouthRight)), mid(at(MESH.upperLip), at(MESH.lowerLip)));
+  const width = Math.hypot(at(MESH.cheekLeft).x - at(MESH.cheekRight).x, at(MESH.cheekLeft).y - at(MESH.cheekRight).y);
   return { leftEye, rightEye, mouth, width, mesh };
 }

@@ -40,6 +40,21 @@ export function toArtwork(framing: Framing, p: Point): Point {
   };
 }
 
+/** Maps an artwork point back into the photo. */
+export function fromArtwork(framing: Framing, p: Point): Point {
+  const dx = (p.x - framing.target.x) / framing.scale;
+  const dy = (p.y - framing.target.y) / framing.scale;
+  return {
+    x: framing.source.x + dx * framing.cos - dy * framing.sin,
+    y: framing.source.y + dx * framing.sin + dy * framing.cos,
+  };
+}
+
+/** The roll the framing takes out, in degrees. */
+export function rollDegrees(framing: Framing): number {
+  return (Math.atan2(framing.sin, framing.cos) * 180) / Math.PI;
+}
+
 /**
  * Renders the framed photo at artwork size divided by `reduction` (the engine works at half size).
  * `photoScale` is the photo's size relative to the image the framing was measured on. Large

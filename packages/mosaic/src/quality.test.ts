@@ -58,6 +58,23 @@ describe.each(PORTRAIT_NAMES)('artwork of %s', (name) => {
     source = found;
   });
 
+  it('frames the face: eyes level, centred in the upper half, at a consistent size', () => {
+    const mean = (points: number[]) => ({
+      x: points.reduce((sum, i) => sum + (source.landmarks[i]?.x ?? 0), 0) / points.length,
+      y: points.reduce((sum, i) => sum + (source.landmarks[i]?.y ?? 0), 0) / points.length,
+    });
+    const left = mean(range(36, 42));
+    const right = mean(range(42, 48));
+    const tilt = (Math.atan2(right.y - left.y, right.x - left.x) * 180) / Math.PI;
+    expect(Math.abs(tilt), 'eye line tilt in degrees').toBeLessThan(4);
+    const centre = { x: source.box.x + source.box.width / 2, y: source.box.y + source.box.height / 2 };
+    expect(Math.abs(centre.x - LAYOUT.width / 2)).toBeLessThan(LAYOUT.width * 0.08);
+    expect(centre.y).toBeGreaterThan(LAYOUT.height * 0.25);
+    expect(centre.y).toBeLessThan(LAYOUT.height * 0.5);
+    expect(source.box.width / LAYOUT.width).toBeGreaterThan(0.3);
+    expect(source.box.width / LAYOUT.width).toBeLessThan(0.5);
+  });
+
   it.each(['standard', 'blacklabel'] as const)('%s: keeps the face where it was and who it is', async (variant) => {
     const result = results[variant] as RenderDetails;
     const art = await toRgb(result.jpeg);

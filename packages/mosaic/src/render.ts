@@ -5,8 +5,8 @@ import { applyFrame, frameOverlay } from './brand-frame.js';
 import { createPalette, imageToLab } from './colour.js';
 import { MAX_SIDE, openPhoto, type RgbImage } from './decode.js';
 import { buildSizeMap, includeFace } from './detail.js';
-import { chooseFace, FACE_LIMITS, type FaceGeometry, meanLuma } from './face.js';
-import { computeFraming, type Framing, toArtwork, warpToArtwork } from './framing.js';
+import { chooseFace, FACE_LIMITS, type FaceGeometry, geometryOf, meanLuma, meshOf } from './face.js';
+import { computeFraming, type Framing, fromArtwork, rollDegrees, toArtwork, warpToArtwork } from './framing.js';
 import { LAYOUT } from './layout.js';
 import { detectFaces, type HumanFace, segmentPerson } from './models.js';
 import { paintTiles } from './paint.js';
@@ -65,6 +65,31 @@ const PATTERNS = {
   standard: createPalette(ART_VARIANTS.standard.pattern),
   blacklabel: createPalette(ART_VARIANTS.blacklabel.pattern),
 };
+
+/** Head roll above which FaceMesh's landmarks are read again on the levelled face. */
+const RELEVEL_DEGREES = 10;
+
+/**
+ * FaceMesh reads a strongly tilted head less accurately (its roll can be off by several degrees),
+ * so such a face is straightened with the first estimate and measured again, upright.
+ */
+async function levelled(face: FaceGeometry, image: RgbImage): Promise<FaceGeometry> {
+  const framing = computeFraming(face);
+  if (Math.abs(rollDegrees(framing)) <= RELEVEL_DEGREES) return face;
+  const upright = await warpToArtwork(image, framing, 2);
+  const faces = await detectFaces(upright.data, upright.width, upright.height);
+  const target = { x: framing.target.x / 2, y: framing.target.y / 2 };
+  const distance = (f: HumanFace) => Math.hypot(f.box[0] + f.box[2] / 2 - target.x, f.box[1] + f.box[3] / 2 - target.y);
+  const again = faces.sort((a, b) => distance(a) - distance(b))[0];
+  if (!again || distance(again) > again.box[2]) return face;
+  const mesh = meshOf(again);
+  for (let i = 0; i < mesh.length; i += 2) {
+    const p = fromArtwork(framing, { x: (mesh[i] as number) * 2, y: (mesh[i + 1] as number) * 2 });
+    mesh[i] = p.x;
+    mesh[i + 1] = p.y;
+  }
+  return geometryOf(mesh);
+}
 
 /** Scales detections from the detector's input to the image they were taken from. */
 function scaleFaces(faces: HumanFace[], factor: number): HumanFace[] {
@@ -137,7 +162,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
     await detectFaces(detectorInput.data, detectorInput.width, detectorInput.height),
     small.width / detectorInput.width,
   );
-  const face = chooseFace(faces, small, photo.width / small.width);
+  const face = await levelled(chooseFace(faces, small, photo.width / small.width), small);
   lap('detect');
 
   // Framing is measured on the detector's image; the photo is decoded again only when the
