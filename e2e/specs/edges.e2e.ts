@@ -55,13 +55,13 @@ describe('paths off the happy one', () => {
 describe('coming back while the image is queued', () => {
   it('resumes the same job after a reload', async () => {
     const baseURL = inject('baseURL');
-    // Other visitors' photos ahead of ours keep our job waiting long enough to reload.
-    await queueOtherVisitors(baseURL, 4);
     const phone = await openPhone({ baseURL, video: inject('faceVideo') });
     try {
       const { page } = phone;
       await reachCamera(page, 'gb', 'en');
       await takePhoto(page);
+      // Other visitors' photos, sent just before ours, keep our job waiting long enough to reload.
+      await queueOtherVisitors(baseURL, 40);
       await page.getByTestId('photo-continue').click();
       await page.waitForURL('**/gb/en/result');
       await expect.poll(async () => (await storedSession(page)).currentJobId).toBeTruthy();
