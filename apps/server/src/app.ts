@@ -99,23 +99,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   registerXsrf(app);
 
-  // App services.
-  const backend = await createBackend({ dataDir: config.dataDir });
-  const metrics = createMetrics(backend);
-  const pool = createRenderPool({
-    threads: config.workers,
-    log: app.log,
-    crashAttempts: config.testCrashAttempts,
-  });
-  const runner = new JobRunner({
-    backend,
-    pool,
-    log: app.log,
-    metrics,
+  // App services. ROLE=api runs no render workers; ROLE=worker serves only health and metrics.
+  const servesApi = config.role !== 'worker';
+  const runsJobs = config.role !== 'api';
+  const backend = await createBackend({
+    dataDir: config.dataDir,
+    storage: config.storage,
+    scale: config.scale,
     maxAttempts: config.maxAttempts,
-    resultTtlMs: config.resultTtlMs,
-    concurrency: config.workers,
   });
+  const metrics = createMetrics(backend);
+  const pool = runsJobs
+    ? createRenderPool({ threads: config.workers, log: app.log, crashAttempts: config.testCrashAttempts })
+    : undefined;
+  const runner = pool
+    ? new JobRunner({
+        backend,
+        pool,
+        log: app.log,
+        metrics,
+        maxAttempts: config.maxAttempts,
+        resultTtlMs: config.resultTtlMs,
+        concurrency: config.workers,
+      })
+    : undefined;
   const hub = new StreamHub(backend, config.streamLimit, config.heartbeatMs, metrics);
   const lifecycle = { ready: false, stopping: false };
   const services: Services = {
@@ -128,28 +135,35 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     lifecycle,
   };
   app.decorate('services', { ...services, sweep: (now?: number) => sweepExpired(backend, now) });
-  const stopSweeper = startSweeper(backend, config.sweepIntervalMs, app.log);
+  // One sweeper per deployment is enough, but several are harmless: deletes are idempotent.
+  const stopSweeper = runsJobs ? startSweeper(backend, config.sweepIntervalMs, app.log) : () => {};
 
   // Routes.
   try {
     healthRoutes(app, services);
     registerMetricsRoute(app, metrics);
-    docsRoutes(app);
-    consentRoutes(app, services);
-    uploadRoutes(app, services);
-    queueRoutes(app, services);
-    resultRoutes(app, services);
-    analyticsRoutes(app, services);
-    await registerWeb(app, config.webDist);
+    if (servesApi) {
+      docsRoutes(app);
+      consentRoutes(app, services);
+      uploadRoutes(app, services);
+      queueRoutes(app, services);
+      resultRoutes(app, services);
+      analyticsRoutes(app, services);
+      await registerWeb(app, config.webDist);
+    }
   } catch (error) {
     // Worker threads and the database would otherwise keep a process that failed to start alive.
     stopSweeper();
-    await pool.close();
+    await pool?.close();
     await backend.close();
     throw error;
   }
 
   app.addHook('onReady', async () => {
+    if (!runner || !pool) {
+      lifecycle.ready = true;
+      return;
+    }
     await runner.start();
     // Ready once the workers have their models, so a load balancer sends no visitor to a cold process.
     pool.warmUp().then(
@@ -168,7 +182,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     stopSweeper();
     await backend.queue.close();
-    await pool.close();
+    await pool?.close();
     await backend.close();
   });
   return app;

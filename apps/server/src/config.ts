@@ -7,6 +7,8 @@ import { z } from 'zod';
 const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const ROLES = ['all', 'api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
 
 const integer = (min: number) => z.coerce.number().int().min(min);
 const seconds = (min = 0) => z.coerce.number().min(min);
@@ -43,12 +45,62 @@ const envSchema = z.object({
     .string()
     .default('false')
     .describe('Fastify trustProxy: true, false, a hop count or a list of addresses'),
+  ROLE: z
+    .enum(ROLES)
+    .default('all')
+    .describe('What this process runs: api (HTTP only), worker (queue consumer and render workers), all'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL')
+    .optional()
+    .describe('Scale mode: BullMQ queue and status events on this Redis (set together with DATABASE_URL)'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
+    .optional()
+    .describe('Scale mode: jobs, consents and page views in this PostgreSQL database (set with REDIS_URL)'),
+  QUEUE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected letters, digits, - or _')
+    .default('renders')
+    .describe('Scale mode: BullMQ queue name (deployments sharing one Redis need different names)'),
+  QUEUE_LOCK_TIMEOUT: seconds(1)
+    .default(30)
+    .describe("Scale mode: seconds without a worker's heartbeat before its job goes back to the queue"),
+  STORAGE_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Photos and artworks (default: DATA_DIR); in scale mode a directory every process shares'),
+  S3_BUCKET: z
+    .string()
+    .min(3)
+    .optional()
+    .describe('Keep photos and artworks in this S3 bucket instead (credentials from the standard AWS_* variables)'),
+  S3_ENDPOINT: z.url().optional().describe('S3-compatible endpoint (MinIO, Ceph…); unset for AWS'),
+  S3_REGION: z.string().min(1).default('us-east-1').describe('S3 region'),
   TEST_CRASH_ATTEMPTS: integer(0)
     .default(0)
     .describe('Test only: a worker thread exits during attempts 1…n of each job (a real crash mid-job)'),
 });
 
+/** Settings that are only wrong together; each issue names the variable to change. */
+const checkedEnvSchema = envSchema.superRefine((env, context) => {
+  const problem = (name: string, message: string) => context.addIssue({ code: 'custom', path: [name], message });
+  if (env.REDIS_URL && !env.DATABASE_URL) problem('DATABASE_URL', 'scale mode needs it too when REDIS_URL is set');
+  if (env.DATABASE_URL && !env.REDIS_URL) problem('REDIS_URL', 'scale mode needs it too when DATABASE_URL is set');
+  if (env.ROLE !== 'all' && !(env.REDIS_URL && env.DATABASE_URL)) {
+    problem('ROLE', 'api and worker processes share REDIS_URL and DATABASE_URL; set both, or use ROLE=all');
+  }
+  if (env.S3_ENDPOINT && !env.S3_BUCKET) problem('S3_ENDPOINT', 'set S3_BUCKET as well');
+  if (env.S3_BUCKET && env.STORAGE_DIR) problem('STORAGE_DIR', 'choose one storage: STORAGE_DIR or S3_BUCKET');
+});
+
 export type Env = z.input<typeof envSchema>;
+
+export type StorageConfig =
+  | { kind: 'directory'; dir: string }
+  | { kind: 's3'; bucket: string; endpoint: string | undefined; region: string };
 
 export interface Config {
   port: number;
@@ -68,6 +120,10 @@ export interface Config {
   /** Fastify's trustProxy: a flag, addresses/CIDRs, or a function trusting the first n hops. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
   testCrashAttempts: number;
+  role: Role;
+  /** Both set: scale mode (BullMQ, PostgreSQL, Redis pub/sub); both unset: embedded mode. */
+  scale: { redisUrl: string; databaseUrl: string; queueName: string; lockDurationMs: number } | undefined;
+  storage: StorageConfig;
 }
 
 export class ConfigError extends Error {
@@ -81,7 +137,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter((key) => env[key] !== undefined && env[key] !== '')
       .map((key) => [key, env[key]]),
   );
-  const parsed = envSchema.safeParse(present);
+  const parsed = checkedEnvSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
       (issue) => `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`,
@@ -107,6 +163,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     testCrashAttempts: e.TEST_CRASH_ATTEMPTS,
+    role: e.ROLE,
+    scale:
+      e.REDIS_URL && e.DATABASE_URL
+        ? {
+            redisUrl: e.REDIS_URL,
+            databaseUrl: e.DATABASE_URL,
+            queueName: e.QUEUE_NAME,
+            lockDurationMs: e.QUEUE_LOCK_TIMEOUT * 1000,
+          }
+        : undefined,
+    storage: e.S3_BUCKET
+      ? { kind: 's3', bucket: e.S3_BUCKET, endpoint: e.S3_ENDPOINT, region: e.S3_REGION }
+      : { kind: 'directory', dir: path.resolve(e.STORAGE_DIR ?? e.DATA_DIR) },
   };
 }
 

@@ -26,7 +26,8 @@ export type App = FastifyInstance<
 export interface Services {
   config: Config;
   backend: Backend;
-  runner: JobRunner;
+  /** Absent in an API-only process (ROLE=api). */
+  runner: JobRunner | undefined;
   hub: StreamHub;
   pollBudget: PollBudget;
   metrics: Metrics;

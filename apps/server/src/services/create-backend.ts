@@ -1,33 +1,65 @@
-import { openDatabase } from './embedded/database.js';
+import type { StorageConfig } from '../config.js';
 import { DiskStorage } from './embedded/disk-storage.js';
 import { MemoryStatusEvents } from './embedded/memory-events.js';
 import { SqliteJobQueue } from './embedded/sqlite-queue.js';
-import { SqliteConsentStore, SqliteJobStore, SqlitePageviewStore } from './embedded/sqlite-store.js';
-import type { Backend } from './types.js';
+import { BullJobQueue } from './scale/bull-queue.js';
+import { RedisStatusEvents } from './scale/redis-events.js';
+import { S3Storage } from './scale/s3-storage.js';
+import { openPostgres, openSqlite } from './sql/connect.js';
+import type { Db } from './sql/schema.js';
+import { SqlConsentStore, SqlJobStore, SqlPageviewStore } from './sql/sql-store.js';
+import type { Backend, FileStorage, JobQueue, StatusEvents } from './types.js';
 
 export interface BackendOptions {
+  /** Embedded mode's SQLite database lives here. */
   dataDir: string;
+  /** Photos and artworks: a directory (default `dataDir`) or an S3 bucket. */
+  storage?: StorageConfig;
+  /** Scale mode: BullMQ on Redis, PostgreSQL, Redis pub/sub. Unset: embedded. */
+  scale?: { redisUrl: string; databaseUrl: string; queueName: string; lockDurationMs: number };
+  maxAttempts?: number;
 }
 
 /**
- * Picks the adapters. Embedded mode (SQLite, in-process queue, local files) is the only one so far;
- * scale mode adds a branch here for REDIS_URL/DATABASE_URL.
+ * Picks the adapters: embedded (SQLite, in-process queue, in-memory events) or scale (PostgreSQL,
+ * BullMQ, Redis pub/sub); files on a directory or S3 in either mode. Stores share one Kysely query code.
  */
 export async function createBackend(options: BackendOptions): Promise<Backend> {
-  const db = openDatabase(options.dataDir);
-  const storage = new DiskStorage(options.dataDir);
-  await storage.init();
-  const events = new MemoryStatusEvents();
+  const storage = await openStorage(options.storage ?? { kind: 'directory', dir: options.dataDir });
+  let db: Db;
+  let queue: JobQueue;
+  let events: StatusEvents;
+  if (options.scale) {
+    const { redisUrl, databaseUrl, queueName, lockDurationMs } = options.scale;
+    db = await openPostgres(databaseUrl);
+    queue = new BullJobQueue({ redisUrl, name: queueName, maxAttempts: options.maxAttempts ?? 3, lockDurationMs });
+    events = new RedisStatusEvents(redisUrl, queueName);
+  } else {
+    const embedded = await openSqlite(options.dataDir);
+    db = embedded.db;
+    queue = new SqliteJobQueue(embedded.sqlite);
+    events = new MemoryStatusEvents();
+  }
   return {
-    jobs: new SqliteJobStore(db),
-    consents: new SqliteConsentStore(db),
-    pageviews: new SqlitePageviewStore(db),
-    queue: new SqliteJobQueue(db),
+    jobs: new SqlJobStore(db),
+    consents: new SqlConsentStore(db),
+    pageviews: new SqlPageviewStore(db),
+    queue,
     events,
     storage,
     async close() {
       await events.close();
-      db.close();
+      if (queue instanceof BullJobQueue) await queue.disconnect();
+      if (storage instanceof S3Storage) storage.close();
+      // Closes the SQLite file or the PostgreSQL pool.
+      await db.destroy();
     },
   };
+}
+
+async function openStorage(config: StorageConfig): Promise<FileStorage> {
+  if (config.kind === 's3') return new S3Storage(config);
+  const disk = new DiskStorage(config.dir);
+  await disk.init();
+  return disk;
 }

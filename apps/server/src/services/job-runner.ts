@@ -36,11 +36,23 @@ export class JobRunner {
   /** Puts back jobs a previous process left behind, then starts consuming the queue. */
   async start(): Promise<void> {
     const { jobs, queue } = this.options.backend;
-    for (const jobId of await queue.recover()) await jobs.markQueued(jobId, 'processing');
+    for (const jobId of await queue.recover()) await this.requeued(jobId);
+    // Scale mode: BullMQ puts a dead worker's job back whenever its lock runs out.
+    queue.onRecovered((jobId) => {
+      this.requeued(jobId).catch((err) => this.options.log.error({ err, jobId }, 'recovered job not re-marked'));
+    });
     // Accepted but never queued, or marked queued just before the process stopped.
     for (const jobId of await jobs.idsWithStatus('pending')) await enqueueJob(this.options.backend, jobId);
     for (const jobId of await jobs.idsWithStatus('queued')) await queue.add(jobId);
     queue.process((delivery) => this.run(delivery), { concurrency: this.options.concurrency });
+  }
+
+  /** A job whose worker died is waiting again: say so, so its stream shows a position again. */
+  private async requeued(jobId: string): Promise<void> {
+    const { backend } = this.options;
+    await backend.jobs.markQueued(jobId, 'processing');
+    backend.events.publish({ jobId, status: 'queued', errorMessage: null, errorCode: null });
+    backend.events.publishQueueMoved();
   }
 
   private async run({ jobId, attempt }: QueueDelivery): Promise<void> {

@@ -29,7 +29,7 @@ const HEADERS = {
 export class StreamHub {
   private readonly streams = new Set<OpenStream>();
   private readonly heartbeat: NodeJS.Timeout;
-  private readonly stopMovedListener: () => void;
+  private stopMovedListener: (() => void) | undefined;
   private movedPending = false;
 
   constructor(
@@ -40,7 +40,6 @@ export class StreamHub {
   ) {
     this.heartbeat = setInterval(() => this.ping(), heartbeatMs);
     this.heartbeat.unref();
-    this.stopMovedListener = backend.events.onQueueMoved(() => this.queueMoved());
   }
 
   get size(): number {
@@ -61,6 +60,8 @@ export class StreamHub {
       raw.end(`data: ${JSON.stringify(overload)}\n\n`);
       return;
     }
+    // Listen for queue moves from the first stream on (in scale mode this subscribes to Redis).
+    this.stopMovedListener ??= this.backend.events.onQueueMoved(() => this.queueMoved());
     const stream: OpenStream = {
       jobId: job.id,
       raw,
@@ -82,7 +83,7 @@ export class StreamHub {
   /** Ends every stream (graceful shutdown); clients reconnect or fall back to polling. */
   closeAll(): void {
     clearInterval(this.heartbeat);
-    this.stopMovedListener();
+    this.stopMovedListener?.();
     for (const stream of [...this.streams]) stream.raw.end();
   }
 

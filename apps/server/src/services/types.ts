@@ -2,9 +2,9 @@ import type { Readable } from 'node:stream';
 import type { JobStatus, RefusalCode } from '@selfie-mosaic/contract';
 
 /**
- * The seams of the backend. The embedded adapters (SQLite, in-process queue, local files) implement
- * them today; scale mode adds BullMQ/PostgreSQL/shared-storage adapters behind the same interfaces and
- * runs the same contract suites (src/test/*-contract.ts) against them.
+ * The seams of the backend. Embedded adapters (SQLite, in-process queue, local files, in-memory events)
+ * and scale adapters (PostgreSQL, BullMQ on Redis, shared directory or S3, Redis pub/sub) implement them;
+ * the same contract suites (src/test/*-contract.ts) run against both sets.
  */
 
 export interface JobRecord {
@@ -111,8 +111,14 @@ export interface JobQueue {
   /** 1 + the number of jobs ahead while waiting; 0 when active or not in the queue. */
   position(jobId: string): Promise<number>;
   counts(): Promise<QueueCounts>;
-  /** Jobs whose delivery was interrupted by a restart, put back to waiting (embedded mode). */
+  /**
+   * Puts back to waiting the jobs whose delivery a previous process left unfinished, and returns their
+   * ids. Embedded: all at once at start. BullMQ: its stalled-job check does this continuously once the
+   * dead worker's lock expires, so `recover` returns [] and `onRecovered` reports each job later.
+   */
   recover(): Promise<string[]>;
+  /** Called for each job put back to waiting after its worker died (by `recover` or, in scale mode, later). */
+  onRecovered(listener: (jobId: string) => void): void;
   /** Starts handing jobs to `handler`, at most `concurrency` at once. */
   process(handler: QueueHandler, options: { concurrency: number }): void;
   /** Stops taking jobs and waits for the running handlers to settle. */
@@ -127,7 +133,7 @@ export interface JobEvent {
   errorCode: RefusalCode | null;
 }
 
-/** Status changes fanned out to event streams (in-process today, Redis pub/sub in scale mode). */
+/** Status changes fanned out to event streams (in-process in embedded mode, Redis pub/sub in scale mode). */
 export interface StatusEvents {
   publish(event: JobEvent): void;
   subscribe(jobId: string, listener: (event: JobEvent) => void): () => void;

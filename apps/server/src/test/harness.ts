@@ -1,10 +1,32 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSessionId, type QueueStatus, XSRF } from '@selfie-mosaic/contract';
+import { inject } from 'vitest';
 import type { BuildOptions } from '../app.js';
 import { type StartedServer, startServer } from '../start.js';
+
+/** The two process models; API suites run once per mode. */
+export const MODES = ['embedded', 'scale'] as const;
+export type Mode = (typeof MODES)[number];
+
+/**
+ * Settings selecting a mode. Scale: the run's Redis and PostgreSQL (src/test/global-setup.ts) with a
+ * fresh database and queue name, so each server owns its data; pass the result again to "restart" it.
+ */
+export async function modeEnv(mode: Mode): Promise<Record<string, string>> {
+  if (mode === 'embedded') return {};
+  const { createDatabase } = await import('./services.js');
+  return {
+    REDIS_URL: inject('redisUrl'),
+    DATABASE_URL: await createDatabase(inject('postgresUrl')),
+    QUEUE_NAME: `test-${randomUUID()}`,
+    // A killed worker's job comes back within seconds instead of the production 30 s.
+    QUEUE_LOCK_TIMEOUT: '2',
+  };
+}
 
 export interface TestServer extends StartedServer {
   dataDir: string;

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeQueueContract } from '../../test/queue-contract.js';
 import { describeStoreContract } from '../../test/store-contract.js';
-import { type Db, openDatabase } from './database.js';
+import { openSqlite, type SqliteConnection } from '../sql/connect.js';
+import { SqlConsentStore, SqlJobStore } from '../sql/sql-store.js';
 import { SqliteJobQueue } from './sqlite-queue.js';
-import { SqliteConsentStore, SqliteJobStore } from './sqlite-store.js';
 
 function tempDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-embedded-'));
@@ -13,12 +13,12 @@ function tempDir(): string {
 
 describeStoreContract('SQLite', async () => {
   const dir = tempDir();
-  const db = openDatabase(dir);
+  const { db } = await openSqlite(dir);
   return {
-    jobs: new SqliteJobStore(db),
-    consents: new SqliteConsentStore(db),
+    jobs: new SqlJobStore(db),
+    consents: new SqlConsentStore(db),
     async close() {
-      db.close();
+      await db.destroy();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -26,21 +26,23 @@ describeStoreContract('SQLite', async () => {
 
 describeQueueContract('embedded (SQLite)', async () => {
   const dir = tempDir();
-  const connections: Db[] = [openDatabase(dir)];
-  const queues = [new SqliteJobQueue(connections[0] as Db)];
+  const opened = [await openSqlite(dir)];
+  const queues = [new SqliteJobQueue(opened[0]?.sqlite as SqliteConnection)];
   return {
     queue: queues[0] as SqliteJobQueue,
+    recoversOnReopen: true,
     async reopen() {
-      const db = openDatabase(dir);
-      connections.push(db);
-      const queue = new SqliteJobQueue(db);
+      // The old instance stays as it is, possibly mid-delivery, like a process that died.
+      const next = await openSqlite(dir);
+      opened.push(next);
+      const queue = new SqliteJobQueue(next.sqlite);
       queues.push(queue);
       return queue;
     },
     async close() {
       // Only the last queue is live; earlier ones may hold a delivery that never ends (a dead process).
       await queues.at(-1)?.close();
-      for (const db of connections) db.close();
+      for (const { db } of opened) await db.destroy();
       rmSync(dir, { recursive: true, force: true });
     },
   };

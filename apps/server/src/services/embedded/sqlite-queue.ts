@@ -1,5 +1,5 @@
+import type { SqliteConnection } from '../sql/connect.js';
 import type { JobQueue, QueueCounts, QueueDelivery, QueueHandler } from '../types.js';
-import type { Db } from './database.js';
 import { OrderedIds } from './ordered-ids.js';
 
 interface EntryRow {
@@ -23,8 +23,16 @@ export class SqliteJobQueue implements JobQueue {
   private concurrency = 1;
   private closing = false;
   private pumpScheduled = false;
+  private readonly recoveredListeners = new Set<(jobId: string) => void>();
 
-  constructor(db: Db) {
+  constructor(db: SqliteConnection) {
+    // The queue's own table: only the embedded queue uses it (scale mode queues in Redis).
+    db.exec(`CREATE TABLE IF NOT EXISTS queue_entries (
+      job_id TEXT PRIMARY KEY,
+      seq INTEGER NOT NULL UNIQUE,
+      state TEXT NOT NULL CHECK (state IN ('waiting', 'active')),
+      attempt INTEGER NOT NULL DEFAULT 0
+    )`);
     this.statements = {
       insert: db.prepare(`INSERT OR IGNORE INTO queue_entries (job_id, seq, state) VALUES (?, ?, 'waiting')`),
       activate: db.prepare(`UPDATE queue_entries SET state = 'active', attempt = ? WHERE job_id = ?`),
@@ -63,7 +71,13 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async recover(): Promise<string[]> {
-    return this.statements.recover.all().map((row) => row.job_id);
+    const ids = this.statements.recover.all().map((row) => row.job_id);
+    for (const id of ids) for (const listener of this.recoveredListeners) listener(id);
+    return ids;
+  }
+
+  onRecovered(listener: (jobId: string) => void): void {
+    this.recoveredListeners.add(listener);
   }
 
   process(handler: QueueHandler, options: { concurrency: number }): void {

@@ -1,0 +1,135 @@
+import { type Job, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { JobQueue, QueueCounts, QueueHandler } from '../types.js';
+
+/**
+ * Every job enters with this priority; a job whose attempt failed is raised to RETRY_PRIORITY before
+ * BullMQ retries it, so it goes back to the head of the queue (as in embedded mode) instead of the tail.
+ */
+const WAITING_PRIORITY = 2;
+const RETRY_PRIORITY = 1;
+
+/**
+ * Position of a waiting job, O(log n) with any number waiting. Prioritized jobs sit in BullMQ's
+ * `prioritized` sorted set in the order they will be taken (score = priority, then insertion counter),
+ * behind anything in the `wait` list (a stalled job put back at the head). So:
+ * in the sorted set → LLEN(wait) + ZRANK + 1; in the wait list (short: recovered jobs only) → from its
+ * index, the list being taken from the right; elsewhere (active, finished, unknown) → 0.
+ */
+const POSITION_SCRIPT = `
+local rank = redis.call('ZRANK', KEYS[1], ARGV[1])
+if rank then return redis.call('LLEN', KEYS[2]) + rank + 1 end
+local index = redis.call('LPOS', KEYS[2], ARGV[1])
+if index then return redis.call('LLEN', KEYS[2]) - index end
+return 0
+`;
+
+type PositionClient = Redis & { jobPosition(prioritized: string, wait: string, jobId: string): Promise<number> };
+
+export interface BullQueueOptions {
+  redisUrl: string;
+  /** Queue name; several deployments (or tests) can share one Redis under different names. */
+  name: string;
+  /** Render attempts the job runner allows; BullMQ's own limits are set just above so the runner decides. */
+  maxAttempts: number;
+  /** How long a worker's lock on a job lives without renewal: a killed worker's job returns after it. */
+  lockDurationMs: number;
+  /** How often each worker looks for stalled jobs (default: half the lock duration). */
+  stalledIntervalMs?: number;
+}
+
+/**
+ * The scale-mode queue: BullMQ on Redis. BullMQ does the hard parts: atomic hand-out to any number of
+ * worker processes, retries (attempts), locks renewed while a job runs and stalled-job recovery when a
+ * worker dies, graceful close. Only ids travel; the job's data lives in the JobStore.
+ */
+export class BullJobQueue implements JobQueue {
+  private readonly connection: PositionClient;
+  private readonly queue: Queue;
+  private worker: Worker | undefined;
+  private readonly recoveredListeners = new Set<(jobId: string) => void>();
+
+  constructor(private readonly options: BullQueueOptions) {
+    // maxRetriesPerRequest null: BullMQ's blocking commands must wait through a Redis restart, not fail.
+    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null }) as PositionClient;
+    this.connection.defineCommand('jobPosition', { numberOfKeys: 2, lua: POSITION_SCRIPT });
+    this.queue = new Queue(options.name, { connection: this.connection });
+  }
+
+  async add(jobId: string): Promise<void> {
+    // A job id already in the queue is ignored by BullMQ, so re-adding at start is safe.
+    await this.queue.add('render', null, {
+      jobId,
+      priority: WAITING_PRIORITY,
+      attempts: this.options.maxAttempts + 1,
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
+  }
+
+  async position(jobId: string): Promise<number> {
+    const { prioritized, wait } = this.queue.keys;
+    return Number(await this.connection.jobPosition(prioritized as string, wait as string, jobId));
+  }
+
+  async counts(): Promise<QueueCounts> {
+    const counts = await this.queue.getJobCounts('wait', 'prioritized', 'active');
+    return { waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0 };
+  }
+
+  /** BullMQ's stalled check recovers jobs of dead workers continuously: see `onRecovered`. */
+  async recover(): Promise<string[]> {
+    return [];
+  }
+
+  onRecovered(listener: (jobId: string) => void): void {
+    this.recoveredListeners.add(listener);
+  }
+
+  process(handler: QueueHandler, options: { concurrency: number }): void {
+    const lockDuration = this.options.lockDurationMs;
+    this.worker = new Worker(
+      this.options.name,
+      async (job: Job) => {
+        const jobId = job.id as string;
+        try {
+          // attemptsStarted counts deliveries, a lost one (dead worker) included.
+          await handler({ jobId, attempt: job.attemptsStarted });
+        } catch (error) {
+          await job.changePriority({ priority: RETRY_PRIORITY });
+          throw error;
+        }
+      },
+      {
+        connection: this.connection,
+        concurrency: options.concurrency,
+        lockDuration,
+        stalledInterval: this.options.stalledIntervalMs ?? Math.max(500, Math.round(lockDuration / 2)),
+        maxStalledCount: this.options.maxAttempts + 1,
+      },
+    );
+    this.worker.on('stalled', (jobId) => {
+      for (const listener of this.recoveredListeners) listener(jobId);
+    });
+    // Errors (e.g. Redis briefly unreachable) are retried by BullMQ; without a listener they would throw.
+    this.worker.on('error', () => {});
+  }
+
+  /** Stops taking jobs and waits for the running ones (BullMQ's graceful close); positions still answer. */
+  async close(): Promise<void> {
+    await this.worker?.close();
+  }
+
+  /** Closes the Redis connections; after `close`, when the backend shuts down. */
+  async disconnect(): Promise<void> {
+    await this.queue.close();
+    this.connection.disconnect();
+  }
+
+  /** Tests: stop as a killed process would, leaving the running job locked until its lock expires. */
+  async abandon(): Promise<void> {
+    await this.worker?.close(true);
+    await this.queue.close();
+    this.connection.disconnect();
+  }
+}

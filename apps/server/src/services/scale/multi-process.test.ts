@@ -1,0 +1,175 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { QueueStatus } from '@selfie-mosaic/contract';
+import { EventSource } from 'eventsource';
+import { afterAll, expect, inject, it } from 'vitest';
+import { facePhoto } from '../../test/fixtures.js';
+import { Client, freePort } from '../../test/harness.js';
+import { createDatabase } from '../../test/services.js';
+
+/**
+ * Scale mode on one machine: 2 API and 2 worker processes of the built server sharing Redis, PostgreSQL
+ * and a storage directory. 200 jobs go in through both APIs; a worker is killed (SIGKILL) mid-job and an
+ * API process is killed while streams are open. Every job must complete exactly once, and the clients of
+ * the dead API must carry on against the other one.
+ */
+
+const SERVER = fileURLToPath(new URL('../../../dist/server.js', import.meta.url));
+const JOBS = 200;
+
+interface Proc {
+  name: string;
+  url: string;
+  child: ChildProcess;
+}
+
+const procs: Proc[] = [];
+const completions = new Map<string, number>();
+let storageDir = '';
+
+afterAll(async () => {
+  await Promise.all(
+    procs.map(({ child }) => {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      child.kill('SIGTERM');
+      return new Promise((resolve) => child.once('exit', resolve));
+    }),
+  );
+  if (storageDir) rmSync(storageDir, { recursive: true, force: true });
+});
+
+async function spawnServer(name: string, env: Record<string, string>): Promise<Proc> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Each finished render is logged once by the worker that finished it: count them per job.
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    if (!line.includes('"job completed"')) return;
+    const { jobId } = JSON.parse(line) as { jobId: string };
+    completions.set(jobId, (completions.get(jobId) ?? 0) + 1);
+  });
+  const proc = { name, url: `http://127.0.0.1:${port}`, child };
+  procs.push(proc);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`${name} not ready in 90 s`);
+    const ready = await fetch(`${proc.url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return proc;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function kill(proc: Proc): Promise<unknown> {
+  proc.child.kill('SIGKILL');
+  return new Promise((resolve) => proc.child.once('exit', resolve));
+}
+
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(name));
+  return Number(line?.split(' ').at(-1) ?? Number.NaN);
+}
+
+/**
+ * A visitor's client: follows its job on the event stream of its API; when that stream breaks (the API
+ * died), it polls the other API, as the web app falls back to polling.
+ */
+function follow(jobId: string, streamUrl: string, fallbackUrl: string): Promise<{ status: string; resumed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const source = new EventSource(`${streamUrl}/api/queue/stream/${jobId}`);
+    source.onmessage = (event) => {
+      const { status } = JSON.parse(event.data) as QueueStatus;
+      if (status === 'completed' || status === 'failed') {
+        source.close();
+        resolve({ status, resumed: false });
+      }
+    };
+    source.onerror = () => {
+      source.close();
+      new Client(fallbackUrl)
+        .waitUntilFinal(jobId, 600_000)
+        .then((final) => resolve({ status: final.status, resumed: true }), reject);
+    };
+  });
+}
+
+it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a killed worker and a killed API', async () => {
+  const started = Date.now();
+  storageDir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-shared-'));
+  const shared = {
+    REDIS_URL: inject('redisUrl'),
+    DATABASE_URL: await createDatabase(inject('postgresUrl')),
+    QUEUE_NAME: `multi-${randomUUID()}`,
+    STORAGE_DIR: storageDir,
+    DATA_DIR: storageDir,
+    QUEUE_LOCK_TIMEOUT: '3',
+    WORKERS: '1',
+    RATE_LIMIT_UPLOAD: '1000',
+    RATE_LIMIT_CONSENT: '1000',
+    WEB_DIST: path.join(storageDir, 'no-web-build'),
+  };
+  const [apiA, apiB, workerA, workerB] = (await Promise.all([
+    spawnServer('api A', { ...shared, ROLE: 'api' }),
+    spawnServer('api B', { ...shared, ROLE: 'api' }),
+    spawnServer('worker A', { ...shared, ROLE: 'worker' }),
+    spawnServer('worker B', { ...shared, ROLE: 'worker' }),
+  ])) as [Proc, Proc, Proc, Proc];
+  // A worker process answers health and metrics only.
+  expect((await fetch(`${workerA.url}/api/queue/position/${randomUUID()}`)).status).toBe(404);
+
+  const clients = [await new Client(apiA.url).init(), await new Client(apiB.url).init()];
+  const photo = await facePhoto();
+  const jobs: { id: string; api: number }[] = [];
+  for (let i = 0; i < JOBS; i++) {
+    const api = i % 2;
+    jobs.push({ id: await (clients[api] as Client).submit(photo), api });
+  }
+  // Positions are global: the last job waits behind (almost) all the others, whichever API is asked.
+  const last = jobs.at(-1) as { id: string };
+  const [viaA, viaB] = [await clients[0]?.status(last.id), await clients[1]?.status(last.id)];
+  expect(viaA).toEqual(viaB);
+  expect(viaA?.queue_position).toBeGreaterThan(JOBS - 20);
+
+  // Streams on both APIs for every job submitted through A, and for the last 40 through B.
+  const followers = jobs
+    .filter((job, i) => job.api === 0 || i >= JOBS - 80)
+    .map((job) => ({ job, streamApi: job.api, done: follow(job.id, job.api === 0 ? apiA.url : apiB.url, apiB.url) }));
+
+  const completed = async () => metric(apiB.url, 'selfie_mosaic_jobs{status="completed"}');
+  while ((await completed()) < 10) await new Promise((resolve) => setTimeout(resolve, 200));
+  // Both workers are busy rendering (the backlog is long): kill one mid-job, then bring a new one up.
+  expect(await metric(apiB.url, 'selfie_mosaic_jobs{status="processing"}')).toBe(2);
+  await kill(workerA);
+  const replacement = spawnServer('worker C', { ...shared, ROLE: 'worker' });
+
+  while ((await completed()) < 30) await new Promise((resolve) => setTimeout(resolve, 200));
+  await kill(apiA);
+  await replacement;
+
+  const outcomes = await Promise.all(followers.map((f) => f.done));
+  expect(outcomes.every((o) => o.status === 'completed')).toBe(true);
+  // Clients of the dead API resumed on the other one; B's own streams were never interrupted.
+  const resumed = followers.filter((_, i) => outcomes[i]?.resumed);
+  expect(resumed.length).toBeGreaterThan(0);
+  expect(resumed.every((f) => f.streamApi === 0)).toBe(true);
+
+  const statuses = await Promise.all(jobs.map((job) => (clients[1] as Client).waitUntilFinal(job.id, 900_000)));
+  expect(statuses.filter((s) => s.status === 'completed').length).toBe(JOBS);
+  // Exactly one finished render per job: no job lost, none completed twice (no orphaned artwork either).
+  expect(completions.size).toBe(JOBS);
+  expect([...completions.values()].every((n) => n === 1)).toBe(true);
+  expect(readdirSync(path.join(storageDir, 'results')).length).toBe(JOBS);
+  expect(readdirSync(path.join(storageDir, 'photos'))).toEqual([]);
+  console.log(`multi-process: ${JOBS} jobs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}, 1_200_000);

@@ -1,0 +1,66 @@
+import { Redis } from 'ioredis';
+import { MemoryStatusEvents } from '../embedded/memory-events.js';
+import type { JobEvent, StatusEvents } from '../types.js';
+
+/**
+ * Status events across processes: a publish goes to Redis pub/sub, and every process delivers what it
+ * receives to its own listeners (per job, in memory). One channel for all jobs: each process gets every
+ * event (a handful per rendered job) and drops those nobody follows, which costs less than one Redis
+ * subscription per open stream.
+ */
+export class RedisStatusEvents implements StatusEvents {
+  private readonly local = new MemoryStatusEvents();
+  private readonly publisher: Redis;
+  private subscriber: Redis | undefined;
+  private subscribed: Promise<unknown> = Promise.resolve();
+  private readonly channels;
+
+  constructor(
+    private readonly redisUrl: string,
+    namespace: string,
+  ) {
+    this.publisher = new Redis(redisUrl);
+    this.channels = { job: `${namespace}:job-events`, moved: `${namespace}:queue-moved` };
+  }
+
+  publish(event: JobEvent): void {
+    void this.publisher.publish(this.channels.job, JSON.stringify(event)).catch(() => {});
+  }
+
+  subscribe(jobId: string, listener: (event: JobEvent) => void): () => void {
+    this.listen();
+    return this.local.subscribe(jobId, listener);
+  }
+
+  publishQueueMoved(): void {
+    void this.publisher.publish(this.channels.moved, '').catch(() => {});
+  }
+
+  onQueueMoved(listener: () => void): () => void {
+    this.listen();
+    return this.local.onQueueMoved(listener);
+  }
+
+  /** Subscribes on first use: a worker process, which follows no stream, never receives the traffic. */
+  private listen(): void {
+    if (this.subscriber) return;
+    this.subscriber = new Redis(this.redisUrl);
+    this.subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.channels.moved) this.local.publishQueueMoved();
+      else if (channel === this.channels.job) this.local.publish(JSON.parse(message) as JobEvent);
+    });
+    this.subscribed = this.subscriber.subscribe(this.channels.job, this.channels.moved);
+  }
+
+  /** Resolves once the subscription is live (an event published before that is not received here). */
+  async ready(): Promise<void> {
+    this.listen();
+    await this.subscribed;
+  }
+
+  async close(): Promise<void> {
+    await this.local.close();
+    this.subscriber?.disconnect();
+    this.publisher.disconnect();
+  }
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import type { FileStorage, StoredFile } from '../types.js';
+
+const TOKEN = /^[0-9a-f]{32}$/;
+const JOB_ID = /^[0-9a-f-]{36}$/;
+
+export interface S3StorageOptions {
+  bucket: string;
+  /** An S3-compatible endpoint (MinIO, Ceph, R2…); unset for AWS itself. */
+  endpoint?: string;
+  region?: string;
+  /** Credentials come from the standard AWS environment (AWS_ACCESS_KEY_ID…) unless given here. */
+  credentials?: S3ClientConfig['credentials'];
+}
+
+/** Photos and artworks as objects in an S3-compatible bucket, reachable from every API process. */
+export class S3Storage implements FileStorage {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(options: S3StorageOptions) {
+    this.bucket = options.bucket;
+    this.client = new S3Client({
+      region: options.region ?? 'us-east-1',
+      ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+    });
+  }
+
+  async savePhoto(jobId: string, bytes: Buffer): Promise<string> {
+    if (!JOB_ID.test(jobId)) throw new Error(`Expected a job id for savePhoto but received ${jobId}`);
+    await this.put(photoKey(jobId), bytes, 'application/octet-stream');
+    return jobId;
+  }
+
+  async readPhoto(key: string): Promise<Buffer> {
+    const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: photoKey(key) }));
+    return Buffer.from(await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
+  }
+
+  async deletePhoto(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: photoKey(key) }));
+  }
+
+  async saveResult(bytes: Buffer): Promise<string> {
+    const token = randomBytes(16).toString('hex');
+    await this.put(resultKey(token), bytes, 'image/jpeg');
+    return token;
+  }
+
+  async openResult(token: string): Promise<StoredFile | undefined> {
+    if (!TOKEN.test(token)) return undefined;
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: resultKey(token) }));
+      return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw error;
+    }
+  }
+
+  async deleteResult(token: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: resultKey(token) }));
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+
+  private async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
+  }
+}
+
+function photoKey(key: string): string {
+  if (!JOB_ID.test(key)) throw new Error(`Expected a photo key but received ${key}`);
+  return `photos/${key}`;
+}
+
+function resultKey(token: string): string {
+  if (!TOKEN.test(token)) throw new Error(`Expected a result token but received ${token}`);
+  return `results/${token}.jpg`;
+}

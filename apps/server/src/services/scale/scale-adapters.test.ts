@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { describeQueueContract } from '../../test/queue-contract.js';
+import { createDatabase } from '../../test/services.js';
+import { describeStoreContract } from '../../test/store-contract.js';
+import { openPostgres } from '../sql/connect.js';
+import { SqlConsentStore, SqlJobStore } from '../sql/sql-store.js';
+import { BullJobQueue } from './bull-queue.js';
+
+describeStoreContract('PostgreSQL', async () => {
+  const db = await openPostgres(await createDatabase(inject('postgresUrl')), 2);
+  return {
+    jobs: new SqlJobStore(db),
+    consents: new SqlConsentStore(db),
+    close: () => db.destroy(),
+  };
+});
+
+/** Short locks so a "dead" worker's job comes back within seconds, as it would after 30 s in production. */
+const LOCK_MS = 1500;
+
+describeQueueContract('BullMQ (Redis)', async () => {
+  const name = `test-${randomUUID()}`;
+  const open = () =>
+    new BullJobQueue({
+      redisUrl: inject('redisUrl'),
+      name,
+      maxAttempts: 3,
+      lockDurationMs: LOCK_MS,
+      stalledIntervalMs: 500,
+    });
+  const queues = [open()];
+  return {
+    queue: queues[0] as BullJobQueue,
+    recoversOnReopen: false,
+    redeliveryTimeoutMs: 15_000,
+    async reopen() {
+      // The old instance dies as a killed process would: it stops renewing its lock without finishing.
+      await (queues.at(-1) as BullJobQueue).abandon();
+      const queue = open();
+      queues.push(queue);
+      return queue;
+    },
+    async close() {
+      const last = queues.at(-1) as BullJobQueue;
+      await last.close();
+      await last.disconnect();
+    },
+  };
+});

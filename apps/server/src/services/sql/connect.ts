@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './migrations.js';
+import type { Db, Tables } from './schema.js';
+
+export type SqliteConnection = Database.Database;
+
+/** Opens (creating if needed) the embedded database under `dataDir` in WAL mode, schema up to date. */
+export async function openSqlite(dataDir: string): Promise<{ db: Db; sqlite: SqliteConnection }> {
+  mkdirSync(dataDir, { recursive: true });
+  const sqlite = new Database(path.join(dataDir, 'selfie-mosaic.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  await migrateToLatest(db as Kysely<unknown>);
+  return { db, sqlite };
+}
+
+/** Connects to PostgreSQL (`DATABASE_URL`) with a small pool and brings the schema up to date. */
+export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrateToLatest(db as Kysely<unknown>);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}

@@ -1,0 +1,50 @@
+import type { JobStatus, RefusalCode } from '@selfie-mosaic/contract';
+import type { Generated, Kysely } from 'kysely';
+
+/**
+ * The tables both databases share. Epoch milliseconds are BIGINT (PostgreSQL returns them as strings,
+ * so readers pass them through `Number`); booleans are 0/1 integers so the same queries work on SQLite.
+ */
+export interface JobsTable {
+  id: string;
+  session_id: string;
+  blacklabel: number;
+  status: JobStatus;
+  attempts: Generated<number>;
+  error_message: string | null;
+  error_code: RefusalCode | null;
+  photo_key: string | null;
+  result_token: string | null;
+  width: number | null;
+  height: number | null;
+  created_at: number | string;
+  updated_at: number | string;
+  expires_at: number | string | null;
+}
+
+export interface ConsentsTable {
+  id: string;
+  session_id: string | null;
+  country_iso: string;
+  language: string;
+  question_answer: 'yes' | 'no';
+  consent_given: number;
+  created_at: string;
+}
+
+export interface PageviewsTable {
+  id: Generated<number>;
+  country_iso: string;
+  language: string;
+  page_path: string;
+  browser_family: string;
+  created_at: string;
+}
+
+export interface Tables {
+  jobs: JobsTable;
+  consents: ConsentsTable;
+  pageviews: PageviewsTable;
+}
+
+export type Db = Kysely<Tables>;

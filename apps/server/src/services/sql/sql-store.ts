@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { JOB_STATUSES, type JobStatus, type RefusalCode } from '@selfie-mosaic/contract';
+import type { CompiledQuery, Selectable } from 'kysely';
+import type {
+  ConsentInput,
+  ConsentRecord,
+  ConsentStore,
+  JobRecord,
+  JobStore,
+  NewJob,
+  PageviewInput,
+  PageviewStore,
+} from '../types.js';
+import type { Db, JobsTable } from './schema.js';
+
+type JobRow = Selectable<JobsTable>;
+
+function toRecord(row: JobRow): JobRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    blacklabel: Number(row.blacklabel) === 1,
+    status: row.status,
+    attempts: Number(row.attempts),
+    errorMessage: row.error_message,
+    errorCode: row.error_code,
+    photoKey: row.photo_key,
+    resultToken: row.result_token,
+    width: row.width === null ? null : Number(row.width),
+    height: row.height === null ? null : Number(row.height),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+  };
+}
+
+/**
+ * Jobs in SQLite or PostgreSQL through one set of Kysely queries. The poll's lookup is compiled once
+ * (per dialect) and only its parameter changes: polls hit `get` thousands of times a second.
+ */
+export class SqlJobStore implements JobStore {
+  private readonly getById: CompiledQuery<JobRow>;
+  private lastCreatedAt = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.getById = db.selectFrom('jobs').selectAll().where('id', '=', '').compile();
+  }
+
+  async create(job: NewJob): Promise<JobRecord> {
+    // Strictly increasing within a process, so jobs accepted in the same millisecond keep their order.
+    const now = Math.max(this.now(), this.lastCreatedAt + 1);
+    this.lastCreatedAt = now;
+    const row = await this.db
+      .insertInto('jobs')
+      .values({
+        id: job.id,
+        session_id: job.sessionId,
+        blacklabel: job.blacklabel ? 1 : 0,
+        status: 'pending',
+        photo_key: job.photoKey,
+        error_message: null,
+        error_code: null,
+        result_token: null,
+        width: null,
+        height: null,
+        created_at: now,
+        updated_at: now,
+        expires_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  async get(id: string): Promise<JobRecord | undefined> {
+    const { rows } = await this.db.executeQuery<JobRow>({ ...this.getById, parameters: [id] });
+    const row = rows[0];
+    return row && toRecord(row);
+  }
+
+  async markQueued(id: string, from: 'pending' | 'processing'): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ status: 'queued', updated_at: this.now() })
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .execute();
+  }
+
+  async markProcessing(id: string, attempt: number): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ status: 'processing', attempts: attempt, updated_at: this.now() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async markCompleted(id: string, result: { token: string; width: number; height: number; expiresAt: number }) {
+    await this.db
+      .updateTable('jobs')
+      .set({
+        status: 'completed',
+        result_token: result.token,
+        width: result.width,
+        height: result.height,
+        error_message: null,
+        error_code: null,
+        expires_at: result.expiresAt,
+        updated_at: this.now(),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async markFailed(id: string, failure: { message: string; code: RefusalCode | null; expiresAt: number }) {
+    await this.db
+      .updateTable('jobs')
+      .set({
+        status: 'failed',
+        error_message: failure.message,
+        error_code: failure.code,
+        expires_at: failure.expiresAt,
+        updated_at: this.now(),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async clearPhoto(id: string): Promise<void> {
+    await this.db.updateTable('jobs').set({ photo_key: null }).where('id', '=', id).execute();
+  }
+
+  async idsWithStatus(status: JobStatus): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', '=', status)
+      .orderBy('created_at')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async findByResultToken(token: string, now: number): Promise<JobRecord | undefined> {
+    const row = await this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('result_token', '=', token)
+      .where('status', '=', 'completed')
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async expired(now: number, limit: number): Promise<JobRecord[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('expires_at', 'is not', null)
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async delete(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.deleteFrom('jobs').where('id', 'in', ids).execute();
+  }
+
+  async countByStatus(): Promise<Record<JobStatus, number>> {
+    const counts = Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])) as Record<JobStatus, number>;
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['status', (eb) => eb.fn.countAll().as('n')])
+      .groupBy('status')
+      .execute();
+    for (const { status, n } of rows) counts[status] = Number(n);
+    return counts;
+  }
+}
+
+export class SqlConsentStore implements ConsentStore {
+  constructor(private readonly db: Db) {}
+
+  async add(consent: ConsentInput): Promise<ConsentRecord> {
+    const record: ConsentRecord = { ...consent, id: randomUUID(), createdAt: new Date().toISOString() };
+    await this.db
+      .insertInto('consents')
+      .values({
+        id: record.id,
+        session_id: record.sessionId,
+        country_iso: record.countryIso,
+        language: record.language,
+        question_answer: record.questionAnswer,
+        consent_given: record.consentGiven ? 1 : 0,
+        created_at: record.createdAt,
+      })
+      .execute();
+    return record;
+  }
+
+  async hasConsent(sessionId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('consents')
+      .select('id')
+      .where('session_id', '=', sessionId)
+      .where('consent_given', '=', 1)
+      .where('question_answer', '=', 'yes')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}
+
+export class SqlPageviewStore implements PageviewStore {
+  constructor(private readonly db: Db) {}
+
+  async add(pageview: PageviewInput): Promise<void> {
+    await this.db
+      .insertInto('pageviews')
+      .values({
+        country_iso: pageview.countryIso,
+        language: pageview.language,
+        page_path: pageview.pagePath,
+        browser_family: pageview.browserFamily,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+  }
+}

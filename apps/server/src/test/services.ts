@@ -1,0 +1,154 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { freePort } from './harness.js';
+
+/**
+ * Redis and PostgreSQL for the scale-mode tests: each run starts its own instances on free ports in
+ * temporary folders (installed by scripts/ensure-services.sh when missing), never the machine's own.
+ */
+
+const ENSURE_SCRIPT = fileURLToPath(new URL('../../../../scripts/ensure-services.sh', import.meta.url));
+
+export interface RunningService {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export function ensureServicesInstalled(): void {
+  execFileSync('bash', [ENSURE_SCRIPT], { stdio: 'inherit' });
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what} did not start within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+export async function startRedis(): Promise<RunningService> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-redis-'));
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  const { Redis } = await import('ioredis');
+  await waitFor(async () => {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    try {
+      await client.connect();
+      return (await client.ping()) === 'PONG';
+    } finally {
+      client.disconnect();
+    }
+  }, 'redis-server');
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function postgresBin(name: string): string {
+  const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+  for (const version of versions) {
+    const file = `/usr/lib/postgresql/${version}/bin/${name}`;
+    if (existsSync(file)) return file;
+  }
+  throw new Error(`PostgreSQL's ${name} not found under /usr/lib/postgresql: run scripts/ensure-services.sh`);
+}
+
+/** PostgreSQL refuses to run as root: as root, run its programs as the `postgres` system user. */
+function postgresUser(): { uid: number; gid: number } | Record<string, never> {
+  if (process.getuid?.() !== 0) return {};
+  return {
+    uid: Number(execFileSync('id', ['-u', 'postgres']).toString()),
+    gid: Number(execFileSync('id', ['-g', 'postgres']).toString()),
+  };
+}
+
+export async function startPostgres(): Promise<RunningService> {
+  const root = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-pg-'));
+  const data = path.join(root, 'data');
+  const port = await freePort();
+  const user = postgresUser();
+  if (user.uid !== undefined) chownSync(root, user.uid, user.gid);
+  chmodSync(root, 0o700);
+  const spawnOptions = { ...user, cwd: root, env: { ...process.env, HOME: root } };
+  execFileSync(postgresBin('initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8'], {
+    ...spawnOptions,
+    stdio: 'ignore',
+  });
+  const args = [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    root,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=200',
+  ];
+  const child = spawn(postgresBin('postgres'), args, { ...spawnOptions, stdio: 'ignore' });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await waitFor(async () => {
+    if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}`);
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return true;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }, 'PostgreSQL');
+  return {
+    url,
+    async stop() {
+      // SIGINT: PostgreSQL's fast shutdown (ends its sessions and background processes).
+      child.kill('SIGINT');
+      await exited(child);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh, empty database on the test server: each test owns its data. */
+export async function createDatabase(serverUrl: string): Promise<string> {
+  const name = `t_${Math.random().toString(36).slice(2, 12)}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
