@@ -290,40 +290,68 @@ function refineToFull(half: HalfImage, halfLabels: Int32Array, c: Centres, width
   const hh = half.height;
   const labels = scratch('labels', Int32Array, width * height);
   const { inverseSpacing2, mask } = half;
-  for (let y = 0, o = 0; y < height; y++) {
-    const hy = Math.min(hh - 1, y >> 1);
+  /** The tile of artwork pixel (x, y), whose half-resolution pixel is (hx, hy). */
+  const decide = (x: number, y: number, hx: number, hy: number): number => {
+    const nx = x & 1 ? Math.min(hw - 1, hx + 1) : Math.max(0, hx - 1);
     const ny = y & 1 ? Math.min(hh - 1, hy + 1) : Math.max(0, hy - 1);
+    const hi = hy * hw + hx;
+    const p = halfLabels[hi] as number;
+    const q = halfLabels[hy * hw + nx] as number;
+    const r = halfLabels[ny * hw + hx] as number;
+    const s = halfLabels[ny * hw + nx] as number;
+    if (p === q && p === r && p === s) return p;
+    const px = (x + 0.5) / 2 - 0.5;
     const py = (y + 0.5) / 2 - 0.5;
-    for (let x = 0; x < width; x++, o++) {
-      const hx = Math.min(hw - 1, x >> 1);
-      const nx = x & 1 ? Math.min(hw - 1, hx + 1) : Math.max(0, hx - 1);
-      const hi = hy * hw + hx;
-      const p = halfLabels[hi] as number;
-      const q = halfLabels[hy * hw + nx] as number;
-      const r = halfLabels[ny * hw + hx] as number;
-      const s = halfLabels[ny * hw + nx] as number;
-      if (p === q && p === r && p === s) {
-        labels[o] = p;
+    const inv = inverseSpacing2[hi] as number;
+    const m = mask[hi] as number;
+    let best = p;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (let candidate = 0; candidate < 4; candidate++) {
+      const t = candidate === 0 ? p : candidate === 1 ? q : candidate === 2 ? r : s;
+      if (candidate > 0 && (t === p || (candidate > 1 && t === q) || (candidate > 2 && t === r))) continue;
+      const dx = px - (c.x[t] as number);
+      const dy = py - (c.y[t] as number);
+      const dm = m - (c.m[t] as number);
+      const d = (dx * dx + dy * dy) * inv + MASK_WEIGHT * dm * dm;
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = t;
+      }
+    }
+    return best;
+  };
+  for (let hy = 0; hy < hh; hy++) {
+    const up = Math.max(0, hy - 1) * hw;
+    const row = hy * hw;
+    const down = Math.min(hh - 1, hy + 1) * hw;
+    for (let hx = 0; hx < hw; hx++) {
+      const left = Math.max(0, hx - 1);
+      const right = Math.min(hw - 1, hx + 1);
+      const t = halfLabels[row + hx] as number;
+      const o = hy * 2 * width + hx * 2;
+      // Inside a tile (all eight neighbours agree) the whole 2×2 block is that tile.
+      if (
+        halfLabels[row + left] === t &&
+        halfLabels[row + right] === t &&
+        halfLabels[up + left] === t &&
+        halfLabels[up + hx] === t &&
+        halfLabels[up + right] === t &&
+        halfLabels[down + left] === t &&
+        halfLabels[down + hx] === t &&
+        halfLabels[down + right] === t
+      ) {
+        labels[o] = t;
+        labels[o + 1] = t;
+        labels[o + width] = t;
+        labels[o + width + 1] = t;
         continue;
       }
-      const px = (x + 0.5) / 2 - 0.5;
-      const inv = inverseSpacing2[hi] as number;
-      const m = mask[hi] as number;
-      let best = p;
-      let bestDistance = Number.POSITIVE_INFINITY;
-      for (let candidate = 0; candidate < 4; candidate++) {
-        const t = candidate === 0 ? p : candidate === 1 ? q : candidate === 2 ? r : s;
-        if (candidate > 0 && (t === p || (candidate > 1 && t === q) || (candidate > 2 && t === r))) continue;
-        const dx = px - (c.x[t] as number);
-        const dy = py - (c.y[t] as number);
-        const dm = m - (c.m[t] as number);
-        const d = (dx * dx + dy * dy) * inv + MASK_WEIGHT * dm * dm;
-        if (d < bestDistance) {
-          bestDistance = d;
-          best = t;
-        }
-      }
-      labels[o] = best;
+      const x = hx * 2;
+      const y = hy * 2;
+      labels[o] = decide(x, y, hx, hy);
+      labels[o + 1] = decide(x + 1, y, hx, hy);
+      labels[o + width] = decide(x, y + 1, hx, hy);
+      labels[o + width + 1] = decide(x + 1, y + 1, hx, hy);
     }
   }
   return labels;
