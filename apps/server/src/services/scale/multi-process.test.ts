@@ -126,7 +126,10 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
     spawnServer('worker B', { ...shared, ROLE: 'worker' }),
   ])) as [Proc, Proc, Proc, Proc];
   // A worker process answers health and metrics only.
-  expect((await fetch(`${workerA.url}/api/queue/position/${randomUUID()}`)).status).toBe(404);
+  for (const worker of [workerA, workerB]) {
+    expect((await fetch(`${worker.url}/api/queue/position/${randomUUID()}`)).status).toBe(404);
+    expect((await fetch(`${worker.url}/metrics`)).status).toBe(200);
+  }
 
   const clients = [await new Client(apiA.url).init(), await new Client(apiB.url).init()];
   const photo = await facePhoto();

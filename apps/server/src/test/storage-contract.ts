@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { text } from 'node:stream/consumers';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FileStorage } from '../services/types.js';
+
+export interface StorageUnderTest {
+  storage: FileStorage;
+  close(): Promise<void>;
+}
+
+/** Behaviour every FileStorage adapter must show: photos in and out, artworks under fresh random tokens. */
+export function describeStorageContract(name: string, factory: () => Promise<StorageUnderTest>): void {
+  describe(`storage contract: ${name}`, () => {
+    let subject: StorageUnderTest;
+    beforeEach(async () => {
+      subject = await factory();
+    });
+    afterEach(async () => {
+      await subject.close();
+    });
+
+    it('keeps a photo under its job id until it is deleted', async () => {
+      const jobId = randomUUID();
+      const key = await subject.storage.savePhoto(jobId, Buffer.from('photo bytes'));
+      expect((await subject.storage.readPhoto(key)).toString()).toBe('photo bytes');
+      await subject.storage.deletePhoto(key);
+      await expect(subject.storage.readPhoto(key)).rejects.toThrow();
+      // Deleting twice is harmless (the sweeper and the runner may both try).
+      await subject.storage.deletePhoto(key);
+    });
+
+    it('stores an artwork under a fresh 128-bit token and streams it back with its size', async () => {
+      const first = await subject.storage.saveResult(Buffer.from('artwork one'));
+      const second = await subject.storage.saveResult(Buffer.from('artwork one'));
+      expect(first).toMatch(/^[0-9a-f]{32}$/);
+      expect(second).not.toBe(first);
+      const file = await subject.storage.openResult(first);
+      expect(file?.size).toBe(11);
+      expect(await text(file?.stream as NodeJS.ReadableStream)).toBe('artwork one');
+      await subject.storage.deleteResult(first);
+      expect(await subject.storage.openResult(first)).toBeUndefined();
+      const kept = await subject.storage.openResult(second);
+      expect(kept?.size).toBe(11);
+      expect(await text(kept?.stream as NodeJS.ReadableStream)).toBe('artwork one');
+    });
+
+    it('refuses names that could escape its folders and finds nothing for unknown tokens', async () => {
+      await expect(subject.storage.savePhoto('../../etc/passwd', Buffer.from('x'))).rejects.toThrow(/job id/);
+      expect(await subject.storage.openResult('../secret')).toBeUndefined();
+      expect(await subject.storage.openResult('0'.repeat(32))).toBeUndefined();
+    });
+  });
+}
