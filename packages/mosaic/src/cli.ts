@@ -34,6 +34,7 @@ async function main(): Promise<number> {
     console.log(
       `${output}: ${result.width}×${result.height}, ${result.tiles} tiles, ${Math.round(result.jpeg.byteLength / 1024)} KB`,
     );
+    console.log('(a first render in a fresh process includes JIT warm-up; `npm run bench` measures warm renders)');
     return 0;
   } catch (error) {
     if (error instanceof MosaicRefusal) {
