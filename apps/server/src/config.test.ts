@@ -70,4 +70,51 @@ describe('loadConfig', () => {
     expect(message).toContain('LOG_LEVEL="loud"');
     expect(message).not.toContain('QUEUE_LIMIT');
   });
+
+  it('selects scale mode, the role and the storage from REDIS_URL, DATABASE_URL, ROLE and S3_*', () => {
+    expect(loadConfig({})).toMatchObject({
+      role: 'all',
+      scale: undefined,
+      storage: { kind: 'directory', dir: path.resolve('./data') },
+    });
+    const config = loadConfig({
+      ROLE: 'worker',
+      REDIS_URL: 'redis://cache:6379',
+      DATABASE_URL: 'postgres://u:p@db/selfie',
+      QUEUE_LOCK_TIMEOUT: '5',
+      S3_BUCKET: 'artworks',
+      S3_ENDPOINT: 'http://minio:9000',
+    });
+    expect(config).toMatchObject({
+      role: 'worker',
+      scale: {
+        redisUrl: 'redis://cache:6379',
+        databaseUrl: 'postgres://u:p@db/selfie',
+        queueName: 'renders',
+        lockDurationMs: 5000,
+      },
+      storage: { kind: 's3', bucket: 'artworks', endpoint: 'http://minio:9000', region: 'us-east-1' },
+    });
+    expect(loadConfig({ STORAGE_DIR: '/mnt/shared' }).storage).toEqual({ kind: 'directory', dir: '/mnt/shared' });
+  });
+
+  it('refuses settings that only make sense together, naming what to change', () => {
+    const messageOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      throw new Error('expected a ConfigError');
+    };
+    expect(messageOf({ ROLE: 'api' })).toMatch(/ROLE="api": .*REDIS_URL and DATABASE_URL/);
+    expect(messageOf({ ROLE: 'cook' })).toContain('ROLE="cook"');
+    expect(messageOf({ REDIS_URL: 'redis://cache' })).toMatch(/DATABASE_URL=.*needs it too/);
+    expect(messageOf({ REDIS_URL: 'http://cache', DATABASE_URL: 'mysql://db' })).toMatch(
+      /REDIS_URL="http:\/\/cache": expected a redis:\/\/[\s\S]*DATABASE_URL="mysql:\/\/db": expected a postgres:\/\//,
+    );
+    expect(messageOf({ S3_ENDPOINT: 'http://minio:9000' })).toMatch(/S3_ENDPOINT=.*set S3_BUCKET/);
+    expect(messageOf({ S3_BUCKET: 'art', STORAGE_DIR: '/x' })).toMatch(/STORAGE_DIR=.*choose one storage/);
+  });
 });

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { QueueStatus } from '@selfie-mosaic/contract';
 import { EventSource } from 'eventsource';
+import pg from 'pg';
 import { afterAll, expect, inject, it } from 'vitest';
 import { facePhoto } from '../../test/fixtures.js';
 import { Client, freePort } from '../../test/harness.js';
@@ -142,7 +143,7 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
   const last = jobs.at(-1) as { id: string };
   const [viaA, viaB] = [await clients[0]?.status(last.id), await clients[1]?.status(last.id)];
   expect(viaA).toEqual(viaB);
-  expect(viaA?.queue_position).toBeGreaterThan(JOBS - 20);
+  expect(viaA?.queue_position).toBeGreaterThan(JOBS / 2);
 
   // Streams on both APIs for every job submitted through A, and for the last 40 through B.
   const followers = jobs
@@ -151,8 +152,10 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
 
   const completed = async () => metric(apiB.url, 'selfie_mosaic_jobs{status="completed"}');
   while ((await completed()) < 10) await new Promise((resolve) => setTimeout(resolve, 200));
-  // Both workers are busy rendering (the backlog is long): kill one mid-job, then bring a new one up.
-  expect(await metric(apiB.url, 'selfie_mosaic_jobs{status="processing"}')).toBe(2);
+  // Kill a worker while both are rendering (the backlog is long), then bring a new one up.
+  while ((await metric(apiB.url, 'selfie_mosaic_jobs{status="processing"}')) < 2) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   await kill(workerA);
   const replacement = spawnServer('worker C', { ...shared, ROLE: 'worker' });
 
@@ -174,5 +177,11 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
   expect([...completions.values()].every((n) => n === 1)).toBe(true);
   expect(readdirSync(path.join(storageDir, 'results')).length).toBe(JOBS);
   expect(readdirSync(path.join(storageDir, 'photos'))).toEqual([]);
+  // The job the killed worker was rendering came back (BullMQ's stalled check) and counted the lost attempt.
+  const db = new pg.Client({ connectionString: shared.DATABASE_URL });
+  await db.connect();
+  const { rows } = await db.query<{ n: string }>('SELECT COUNT(*) AS n FROM jobs WHERE attempts >= 2');
+  await db.end();
+  expect(Number(rows[0]?.n)).toBeGreaterThanOrEqual(1);
   console.log(`multi-process: ${JOBS} jobs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }, 1_200_000);
