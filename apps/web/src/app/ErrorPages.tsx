@@ -1,6 +1,6 @@
 import { BRAND, findMarket, isLocaleCode, type LocaleCode } from '@selfie-mosaic/campaign';
 import type { TFunction } from 'i18next';
-import { Component, type ReactNode, use, useEffect, useState } from 'react';
+import { Component, type ReactNode, Suspense, use, useEffect, useState } from 'react';
 import { isChunkLoadError, reloadForChunkError } from '../lib/chunk-reload';
 import { type LoadedLocale, loadLocale } from '../lib/i18n';
 import { browserLanguages, localeCookie, resolveLocale } from '../lib/locale';
@@ -99,7 +99,13 @@ function FramedByLayout({ kind }: { kind: ErrorKind }) {
 }
 
 function ErrorContent({ kind, framed }: { kind: ErrorKind; framed: boolean }) {
-  return framed ? <FramedError kind={kind} /> : <FramedByLayout kind={kind} />;
+  if (!framed) return <FramedByLayout kind={kind} />;
+  // Its own boundary: the error page may render above the app's Suspense, while its copy loads.
+  return (
+    <Suspense fallback={null}>
+      <FramedError kind={kind} />
+    </Suspense>
+  );
 }
 
 /** Unknown paths (SPEC §2): "Page Not Found". */

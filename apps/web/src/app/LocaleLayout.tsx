@@ -1,6 +1,6 @@
 import type { Locale } from '@selfie-mosaic/campaign';
 import type { TFunction } from 'i18next';
-import { Suspense, useEffect, useMemo, useRef } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { preloadWhenIdle } from '../lib/idle-preload';
 import { rememberLocale } from '../lib/locale';
@@ -33,8 +33,10 @@ export function LocaleLayout({ locale, t, country, countryName }: LocaleLayoutPr
     [locale, t, country, countryName],
   );
 
+  // Before the first paint, so a right-to-left page is never drawn left to right first.
+  useLayoutEffect(() => setDocumentLocale(locale.tag, locale.dir), [locale]);
+
   useEffect(() => {
-    setDocumentLocale(locale.tag, locale.dir);
     rememberLocale(locale.code);
     const session = sessionStore.getState();
     if (session.currentCountry !== country || session.currentLanguage !== locale.code) {

@@ -99,8 +99,10 @@ describe('photo screen', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
     });
+    // Found outside act: Preact renders an act scope's updates only when the scope ends.
+    const switchCamera = await screen.findByRole('button', { name: 'Switch camera' });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: 'Switch camera' }));
+      fireEvent.click(switchCamera);
     });
     expect(getUserMedia).toHaveBeenLastCalledWith(
       expect.objectContaining({ video: expect.objectContaining({ facingMode: 'environment' }) }),
@@ -118,8 +120,10 @@ describe('photo screen', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
     });
+    // Found outside act: Preact renders an act scope's updates only when the scope ends.
+    const switchCamera = await screen.findByRole('button', { name: 'Switch camera' });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: 'Switch camera' }));
+      fireEvent.click(switchCamera);
     });
     expect(screen.getByRole('alert').textContent).toBe('Failed to switch camera');
     expect(screen.getByRole('button', { name: 'Take photo' })).toBeTruthy();
