@@ -4,4 +4,4 @@ import arabic400 from '@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabi
 import arabic700 from '@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabic-700-normal.woff2?url';
 
 /** Loaded only for right-to-left locales, so Latin pages never download the Arabic face or its CSS. */
-export const arabicFontFiles = [arabic400, arabic700];
+export const fontFiles = [arabic400, arabic700];
