@@ -107,6 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     storage: config.storage,
     scale: config.scale,
     maxAttempts: config.maxAttempts,
+    onError: (err) => app.log.warn({ err }, 'queue or event bus error (retried)'),
   });
   const metrics = createMetrics(backend);
   const pool = runsJobs

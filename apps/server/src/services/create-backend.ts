@@ -18,6 +18,8 @@ export interface BackendOptions {
   /** Scale mode: BullMQ on Redis, PostgreSQL, Redis pub/sub. Unset: embedded. */
   scale?: { redisUrl: string; databaseUrl: string; queueName: string; lockDurationMs: number };
   maxAttempts?: number;
+  /** Where adapters report errors they recover from (Redis hiccups). */
+  onError?: (error: Error) => void;
 }
 
 /**
@@ -32,8 +34,15 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   if (options.scale) {
     const { redisUrl, databaseUrl, queueName, lockDurationMs } = options.scale;
     db = await openPostgres(databaseUrl);
-    queue = new BullJobQueue({ redisUrl, name: queueName, maxAttempts: options.maxAttempts ?? 3, lockDurationMs });
-    events = new RedisStatusEvents(redisUrl, queueName);
+    const onError = options.onError;
+    queue = new BullJobQueue({
+      redisUrl,
+      name: queueName,
+      maxAttempts: options.maxAttempts ?? 3,
+      lockDurationMs,
+      ...(onError ? { onError } : {}),
+    });
+    events = new RedisStatusEvents(redisUrl, queueName, onError);
   } else {
     const embedded = await openSqlite(options.dataDir);
     db = embedded.db;

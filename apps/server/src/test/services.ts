@@ -1,14 +1,15 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort } from './harness.js';
 
 /**
- * Redis and PostgreSQL for the scale-mode tests: each run starts its own instances on free ports in
- * temporary folders (installed by scripts/ensure-services.sh when missing), never the machine's own.
+ * Redis and PostgreSQL for the scale-mode tests and benchmarks: each run starts its own instances on
+ * free ports in temporary folders (installed by scripts/ensure-services.sh when missing), never the
+ * machine's own. No vitest import here: the benchmarks use it outside the test runner.
  */
 
 const ENSURE_SCRIPT = fileURLToPath(new URL('../../../../scripts/ensure-services.sh', import.meta.url));
@@ -16,6 +17,17 @@ const ENSURE_SCRIPT = fileURLToPath(new URL('../../../../scripts/ensure-services
 export interface RunningService {
   url: string;
   stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }
 
 export function ensureServicesInstalled(): void {

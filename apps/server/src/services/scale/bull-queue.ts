@@ -36,6 +36,8 @@ export interface BullQueueOptions {
   lockDurationMs: number;
   /** How often each worker looks for stalled jobs (default: half the lock duration). */
   stalledIntervalMs?: number;
+  /** Worker errors (e.g. Redis briefly unreachable); BullMQ retries by itself, so they are only reported. */
+  onError?: (error: Error) => void;
 }
 
 /**
@@ -52,6 +54,7 @@ export class BullJobQueue implements JobQueue {
   constructor(private readonly options: BullQueueOptions) {
     // maxRetriesPerRequest null: BullMQ's blocking commands must wait through a Redis restart, not fail.
     this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null }) as PositionClient;
+    this.connection.on('error', (error) => this.options.onError?.(error));
     this.connection.defineCommand('jobPosition', { numberOfKeys: 2, lua: POSITION_SCRIPT });
     this.queue = new Queue(options.name, { connection: this.connection });
   }
@@ -111,8 +114,8 @@ export class BullJobQueue implements JobQueue {
     this.worker.on('stalled', (jobId) => {
       for (const listener of this.recoveredListeners) listener(jobId);
     });
-    // Errors (e.g. Redis briefly unreachable) are retried by BullMQ; without a listener they would throw.
-    this.worker.on('error', () => {});
+    // Without a listener an 'error' event would throw; BullMQ carries on after it.
+    this.worker.on('error', (error) => this.options.onError?.(error));
   }
 
   /** Stops taking jobs and waits for the running ones (BullMQ's graceful close); positions still answer. */
@@ -123,7 +126,7 @@ export class BullJobQueue implements JobQueue {
   /** Closes the Redis connections; after `close`, when the backend shuts down. */
   async disconnect(): Promise<void> {
     await this.queue.close();
-    this.connection.disconnect();
+    await this.connection.quit().catch(() => this.connection.disconnect());
   }
 
   /** Tests: stop as a killed process would, leaving the running job locked until its lock expires. */

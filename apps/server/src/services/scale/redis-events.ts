@@ -18,13 +18,16 @@ export class RedisStatusEvents implements StatusEvents {
   constructor(
     private readonly redisUrl: string,
     namespace: string,
+    /** A lost publish only delays a stream until its next event or the client's poll: report, don't throw. */
+    private readonly onError: (error: Error) => void = () => {},
   ) {
     this.publisher = new Redis(redisUrl);
+    this.publisher.on('error', this.onError);
     this.channels = { job: `${namespace}:job-events`, moved: `${namespace}:queue-moved` };
   }
 
   publish(event: JobEvent): void {
-    void this.publisher.publish(this.channels.job, JSON.stringify(event)).catch(() => {});
+    this.publisher.publish(this.channels.job, JSON.stringify(event)).catch(this.onError);
   }
 
   subscribe(jobId: string, listener: (event: JobEvent) => void): () => void {
@@ -33,7 +36,7 @@ export class RedisStatusEvents implements StatusEvents {
   }
 
   publishQueueMoved(): void {
-    void this.publisher.publish(this.channels.moved, '').catch(() => {});
+    this.publisher.publish(this.channels.moved, '').catch(this.onError);
   }
 
   onQueueMoved(listener: () => void): () => void {
@@ -45,6 +48,8 @@ export class RedisStatusEvents implements StatusEvents {
   private listen(): void {
     if (this.subscriber) return;
     this.subscriber = new Redis(this.redisUrl);
+    // ioredis reconnects and re-subscribes by itself; errors are only reported.
+    this.subscriber.on('error', this.onError);
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channels.moved) this.local.publishQueueMoved();
       else if (channel === this.channels.job) this.local.publish(JSON.parse(message) as JobEvent);
@@ -61,6 +66,7 @@ export class RedisStatusEvents implements StatusEvents {
   async close(): Promise<void> {
     await this.local.close();
     this.subscriber?.disconnect();
-    this.publisher.disconnect();
+    // quit, not disconnect: the last events (a job just completed) still reach Redis.
+    await this.publisher.quit().catch(this.onError);
   }
 }
