@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { COUNTRY_CODES, isLocaleCode } from '@selfie-mosaic/campaign';
@@ -16,11 +15,18 @@ export function isAppRoute(pathname: string): boolean {
   if (segments.length === 0) return true;
   if (!country || !COUNTRY_CODES.includes(country)) return false;
   if (segments.length === 1) return true;
-  return segments.length === 3 && language !== undefined && isLocaleCode(language) && SCREENS.has(screen ?? '');
+  if (language === undefined || !isLocaleCode(language)) return false;
+  // `/:country/:language` is answered by the app with a redirect to its start screen.
+  return segments.length === 2 || (segments.length === 3 && SCREENS.has(screen ?? ''));
 }
 
 function cacheControlFor(filePath: string, webDist: string): string {
-  const relative = path.relative(webDist, filePath).split(path.sep).join('/');
+  // A precompressed sibling (`index.html.br`) is cached like the file it stands for.
+  const relative = path
+    .relative(webDist, filePath)
+    .split(path.sep)
+    .join('/')
+    .replace(/\.(br|gz)$/, '');
   if (relative.startsWith('assets/')) return IMMUTABLE;
   if (relative === 'index.html' || relative.startsWith('builds/')) return 'no-cache';
   return 'public, max-age=3600';
@@ -29,7 +35,8 @@ function cacheControlFor(filePath: string, webDist: string): string {
 /**
  * Hosts the web build: hashed assets cached for good, index.html and build manifests revalidated,
  * the app's routes answered with index.html (200), any other page with index.html and 404 so the app
- * shows its 404 page, and unknown API paths with a JSON 404.
+ * shows its 404 page, and unknown API paths with a JSON 404. Text files go out as the `.br`/`.gz`
+ * siblings the build wrote (`Vary: Accept-Encoding`), so nothing is compressed per request.
  */
 export async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
   const hasWeb = existsSync(path.join(webDist, 'index.html'));
@@ -39,18 +46,15 @@ export async function registerWeb(app: FastifyInstance, webDist: string): Promis
       prefix: '/',
       index: false,
       wildcard: true,
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlFor(filePath, webDist)),
     });
   }
 
-  // Read per request: a new build can replace index.html while the server runs.
-  const sendIndex = async (reply: FastifyReply, status: number) =>
-    reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(await readFile(path.join(webDist, 'index.html')));
+  // Read per request (a new build can replace index.html while the server runs), precompressed like
+  // the assets; setHeaders above marks it no-cache.
+  const sendIndex = (reply: FastifyReply, status: number) => reply.code(status).sendFile('index.html');
 
   if (hasWeb) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply, 200));
 

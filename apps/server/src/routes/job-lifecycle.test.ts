@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
+import { BRAND } from '@selfie-mosaic/campaign';
 import { MESSAGES, type QueueStatus } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { EventSource } from 'eventsource';
@@ -109,7 +110,7 @@ describe('a job from upload to artwork', () => {
     expect(jpeg.includes(Buffer.from('TestCam'))).toBe(false);
 
     const download = await fetch(`${server.url}${result.file_path}?download=1`);
-    expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.jpg"$/);
+    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="${BRAND.downloadFileName}"`);
     await download.arrayBuffer();
   });
 

@@ -1,3 +1,4 @@
+import { BRAND } from '@selfie-mosaic/campaign';
 import { ApiError, errorSchema, jobParamsSchema, resultResponseSchema } from '@selfie-mosaic/contract';
 import { z } from 'zod';
 import type { App, Services } from './context.js';
@@ -54,7 +55,7 @@ export function resultRoutes(app: App, { backend }: Services): void {
         .header('content-length', file.size)
         .header('cache-control', 'private, max-age=86400, immutable');
       if (request.query.download === '1' || request.query.download === 'true') {
-        reply.header('content-disposition', 'attachment; filename="selfie-mosaic.jpg"');
+        reply.header('content-disposition', `attachment; filename="${BRAND.downloadFileName}"`);
       }
       return reply.send(file.stream);
     },
