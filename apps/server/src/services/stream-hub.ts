@@ -113,11 +113,21 @@ export class StreamHub {
     });
   }
 
-  /** The queue moved: only a waiting job's position can have changed. */
-  private async refreshPosition(stream: OpenStream): Promise<void> {
-    const position = await this.backend.queue.position(stream.jobId);
-    if (stream.lastStatus !== 'queued' || position === 0) return;
-    this.send(stream, { status: 'queued', queue_position: position, error_message: null, error_code: null });
+  /**
+   * The queue moved: only waiting jobs' positions can have changed. One batched lookup for all of them
+   * (in scale mode one Redis call per thousand jobs rather than one per stream).
+   */
+  private async refreshPositions(): Promise<void> {
+    const waiting = [...this.streams].filter((stream) => stream.lastStatus === 'queued');
+    if (waiting.length === 0) return;
+    const jobIds = [...new Set(waiting.map((stream) => stream.jobId))];
+    const positions = await this.backend.queue.positions(jobIds);
+    const byJob = new Map(jobIds.map((jobId, i) => [jobId, positions[i] ?? 0]));
+    for (const stream of waiting) {
+      const position = byJob.get(stream.jobId) ?? 0;
+      if (stream.lastStatus !== 'queued' || position === 0) continue;
+      this.send(stream, { status: 'queued', queue_position: position, error_message: null, error_code: null });
+    }
   }
 
   private send(stream: OpenStream, status: QueueStatus): void {
@@ -147,9 +157,9 @@ export class StreamHub {
     this.movedPending = true;
     setImmediate(() => {
       this.movedPending = false;
-      for (const stream of this.streams) {
-        if (stream.lastStatus === 'queued') void this.refreshPosition(stream);
-      }
+      this.refreshPositions().catch(() => {
+        // A failed lookup only delays the countdown until the next move; streams stay open.
+      });
     });
   }
 

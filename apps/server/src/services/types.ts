@@ -110,6 +110,8 @@ export interface JobQueue {
   add(jobId: string): Promise<void>;
   /** 1 + the number of jobs ahead while waiting; 0 when active or not in the queue. */
   position(jobId: string): Promise<number>;
+  /** `position` of many jobs in one call (stream fan-out after the queue moved), in the same order. */
+  positions(jobIds: readonly string[]): Promise<number[]>;
   counts(): Promise<QueueCounts>;
   /**
    * Puts back to waiting the jobs whose delivery a previous process left unfinished, and returns their

@@ -52,6 +52,8 @@ export function describeQueueContract(name: string, factory: () => Promise<Queue
       expect(await Promise.all(ids.map((id) => subject.queue.position(id)))).toEqual([1, 2, 3]);
       expect(await subject.queue.position(randomUUID())).toBe(0);
       expect(await subject.queue.counts()).toEqual({ waiting: 3, active: 0 });
+      expect(await subject.queue.positions([ids[2] as string, randomUUID(), ids[0] as string])).toEqual([3, 0, 1]);
+      expect(await subject.queue.positions([])).toEqual([]);
     });
 
     it('hands jobs out first in, first out, never more than the concurrency at once', async () => {

@@ -66,6 +66,10 @@ export class SqliteJobQueue implements JobQueue {
     return index === -1 ? 0 : index + 1;
   }
 
+  async positions(jobIds: readonly string[]): Promise<number[]> {
+    return jobIds.map((jobId) => this.waiting.indexOf(jobId) + 1);
+  }
+
   async counts(): Promise<QueueCounts> {
     return { waiting: this.waiting.size, active: this.active.size };
   }

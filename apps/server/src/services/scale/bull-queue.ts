@@ -10,21 +10,33 @@ const WAITING_PRIORITY = 2;
 const RETRY_PRIORITY = 1;
 
 /**
- * Position of a waiting job, O(log n) with any number waiting. Prioritized jobs sit in BullMQ's
+ * Positions of waiting jobs, O(log n) each with any number waiting. Prioritized jobs sit in BullMQ's
  * `prioritized` sorted set in the order they will be taken (score = priority, then insertion counter),
  * behind anything in the `wait` list (a stalled job put back at the head). So:
  * in the sorted set → LLEN(wait) + ZRANK + 1; in the wait list (short: recovered jobs only) → from its
  * index, the list being taken from the right; elsewhere (active, finished, unknown) → 0.
  */
 const POSITION_SCRIPT = `
-local rank = redis.call('ZRANK', KEYS[1], ARGV[1])
-if rank then return redis.call('LLEN', KEYS[2]) + rank + 1 end
-local index = redis.call('LPOS', KEYS[2], ARGV[1])
-if index then return redis.call('LLEN', KEYS[2]) - index end
-return 0
+local waiting = redis.call('LLEN', KEYS[2])
+local positions = {}
+for i, id in ipairs(ARGV) do
+  local rank = redis.call('ZRANK', KEYS[1], id)
+  if rank then
+    positions[i] = waiting + rank + 1
+  else
+    local index = redis.call('LPOS', KEYS[2], id)
+    positions[i] = index and (waiting - index) or 0
+  end
+end
+return positions
 `;
 
-type PositionClient = Redis & { jobPosition(prioritized: string, wait: string, jobId: string): Promise<number> };
+/** Ids per script call: bounds the time one call holds Redis. */
+const POSITION_BATCH = 1000;
+
+type PositionClient = Redis & {
+  jobPositions(prioritized: string, wait: string, ...jobIds: string[]): Promise<number[]>;
+};
 
 export interface BullQueueOptions {
   redisUrl: string;
@@ -55,7 +67,7 @@ export class BullJobQueue implements JobQueue {
     // maxRetriesPerRequest null: BullMQ's blocking commands must wait through a Redis restart, not fail.
     this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null }) as PositionClient;
     this.connection.on('error', (error) => this.options.onError?.(error));
-    this.connection.defineCommand('jobPosition', { numberOfKeys: 2, lua: POSITION_SCRIPT });
+    this.connection.defineCommand('jobPositions', { numberOfKeys: 2, lua: POSITION_SCRIPT });
     this.queue = new Queue(options.name, { connection: this.connection });
   }
 
@@ -71,8 +83,18 @@ export class BullJobQueue implements JobQueue {
   }
 
   async position(jobId: string): Promise<number> {
+    return (await this.positions([jobId]))[0] ?? 0;
+  }
+
+  async positions(jobIds: readonly string[]): Promise<number[]> {
     const { prioritized, wait } = this.queue.keys;
-    return Number(await this.connection.jobPosition(prioritized as string, wait as string, jobId));
+    const answers: number[] = [];
+    for (let from = 0; from < jobIds.length; from += POSITION_BATCH) {
+      const batch = jobIds.slice(from, from + POSITION_BATCH);
+      const positions = await this.connection.jobPositions(prioritized as string, wait as string, ...batch);
+      answers.push(...positions.map(Number));
+    }
+    return answers;
   }
 
   async counts(): Promise<QueueCounts> {
