@@ -6,6 +6,7 @@ import { loadLocale } from '../lib/i18n';
 import { countryName } from '../lib/locale';
 import { NotFoundPage } from './ErrorPages';
 import { LocaleLayout } from './LocaleLayout';
+import { firstScreenReady } from './warm-up';
 
 /** Validates `/:country/:language/*`, then renders the layout once the locale's copy has loaded. */
 export function LocaleRoute() {
@@ -21,6 +22,7 @@ export function LocaleRoute() {
 
 function LoadedLocale({ country, code }: { country: string; code: LocaleCode }) {
   const { locale, t } = use(loadLocale(code));
+  use(firstScreenReady());
   useEffect(() => void preloadFontsFor(locale), [locale]);
   return <LocaleLayout locale={locale} t={t} country={country} countryName={countryName(country, locale.tag)} />;
 }

@@ -1,18 +1,24 @@
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy, useState } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { NotFoundPage, NotFoundScreen } from './ErrorPages';
 import { LocaleRoute } from './locale-route';
 import { CountryRedirect, RootRedirect } from './redirects';
-import { SCREENS, type ScreenName } from './screens';
+import { loadedScreen, SCREENS, type ScreenName } from './screens';
 
 const LAZY_SCREENS = Object.fromEntries(Object.entries(SCREENS).map(([name, load]) => [name, lazy(load)])) as Record<
   ScreenName,
   LazyExoticComponent<ComponentType>
 >;
 
+/** A screen already fetched renders directly; otherwise lazily. Chosen once per mount, so it never remounts. */
+function Screen({ name }: { name: ScreenName }) {
+  const [Component] = useState(() => loadedScreen(name) ?? LAZY_SCREENS[name]);
+  return <Component />;
+}
+
 function screenRoute(name: ScreenName) {
-  const Screen = LAZY_SCREENS[name];
-  return <Route key={name} path={name} element={<Screen />} />;
+  // Keyed by screen: moving between screens mounts the next one instead of keeping the last component.
+  return <Route key={name} path={name} element={<Screen key={name} name={name} />} />;
 }
 
 /**

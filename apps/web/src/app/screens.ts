@@ -2,8 +2,7 @@ import type { ComponentType } from 'react';
 
 type ScreenModule = Promise<{ default: ComponentType }>;
 
-/** Every screen is its own chunk; the same importers serve the routes and the idle preload. */
-export const SCREENS = {
+const IMPORTS = {
   start: () => import('../features/age-gate/StartScreen') as ScreenModule,
   exit: () => import('../features/exit/ExitScreen') as ScreenModule,
   curious: () => import('../features/terms/CuriousScreen') as ScreenModule,
@@ -13,7 +12,30 @@ export const SCREENS = {
   download: () => import('../features/download/DownloadScreen') as ScreenModule,
 } as const;
 
-export type ScreenName = keyof typeof SCREENS;
+export type ScreenName = keyof typeof IMPORTS;
+
+const loaded: Partial<Record<ScreenName, ComponentType>> = {};
+
+/**
+ * Every screen is its own chunk; the same importers serve the routes, the warm-up and the idle
+ * preload. Each remembers its component once it has arrived, so a screen fetched ahead of time
+ * renders at once instead of through a lazy boundary's loading line.
+ */
+export const SCREENS = Object.fromEntries(
+  Object.entries(IMPORTS).map(([name, load]) => [
+    name,
+    () =>
+      load().then((module) => {
+        loaded[name as ScreenName] = module.default;
+        return module;
+      }),
+  ]),
+) as unknown as typeof IMPORTS;
+
+/** The screen's component if its chunk has already arrived. */
+export function loadedScreen(name: ScreenName): ComponentType | undefined {
+  return loaded[name];
+}
 
 /** Where a visitor can go from each screen: these chunks are fetched while the visitor reads. */
 export const NEXT_SCREENS: Record<ScreenName, readonly ScreenName[]> = {
@@ -27,5 +49,5 @@ export const NEXT_SCREENS: Record<ScreenName, readonly ScreenName[]> = {
 };
 
 export function isScreenName(value: string | undefined): value is ScreenName {
-  return value !== undefined && Object.hasOwn(SCREENS, value);
+  return value !== undefined && Object.hasOwn(IMPORTS, value);
 }

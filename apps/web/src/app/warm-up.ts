@@ -9,5 +9,16 @@ import { isScreenName, SCREENS } from './screens';
 export function warmUpRoute(pathname: string): void {
   const [, , language, screen] = pathname.split('/');
   if (isLocaleCode(language)) void loadLocale(language).catch(() => undefined);
-  if (isScreenName(screen)) void SCREENS[screen]().catch(() => undefined);
+  if (isScreenName(screen)) firstScreen = SCREENS[screen]().catch(() => undefined);
+}
+
+let firstScreen: Promise<unknown> = Promise.resolve();
+
+/**
+ * Settles once the first screen's chunk is in (or failed: the screen's own boundary deals with that).
+ * The page frame waits for it, so the first paint is the whole screen, not a loading line that the
+ * screen then pushes the footer down from (a layout shift).
+ */
+export function firstScreenReady(): Promise<unknown> {
+  return firstScreen;
 }
