@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * JavaScript a visitor downloads to see the start screen, from the build's manifest: the entry chunk,
- * its static imports and the start screen's lazy chunk (the screen preloaded on idle are not counted).
+ * its static imports, the start screen's lazy chunk and i18next's (the screens preloaded on idle are not counted).
  * Prints one JSON line: { files, bytes, gzip, brotli } so benchmarks can record it.
  *   node apps/web/scripts/measure-start-js.mjs [distDir]
  */
@@ -22,9 +22,15 @@ function addWithImports(key) {
 }
 
 addWithImports('index.html');
-const startKey = Object.keys(manifest).find((key) => key.endsWith('features/age-gate/StartScreen.tsx'));
-if (!startKey) throw new Error('The manifest has no start screen chunk');
-addWithImports(startKey);
+// Lazy chunks every first visit loads too: the start screen itself and i18next (fetched with the copy).
+for (const [name, pattern] of [
+  ['start screen', /features\/age-gate\/StartScreen\.tsx$/],
+  ['i18next', /node_modules\/i18next\//],
+]) {
+  const key = Object.keys(manifest).find((candidate) => pattern.test(candidate));
+  if (!key) throw new Error(`The manifest has no ${name} chunk`);
+  addWithImports(key);
+}
 
 let bytes = 0;
 let gzip = 0;

@@ -1,6 +1,6 @@
 import { getLocale, type Locale, type LocaleCode } from '@selfie-mosaic/campaign';
 import { MESSAGES, QUEUE_MESSAGES } from '@selfie-mosaic/contract';
-import i18next, { type TFunction } from 'i18next';
+import type { i18n as I18n, TFunction } from 'i18next';
 
 type Resources = Record<string, unknown>;
 
@@ -39,18 +39,30 @@ export function mergeEnglish(ui: Resources): Resources {
   return { ...ui, messages: { ...MESSAGES }, queue };
 }
 
-export const i18n = i18next.createInstance();
-void i18n.init({
-  initAsync: false,
-  resources: {},
-  fallbackLng: 'en',
-  // Codes like `ae-ar` and `kz-ru` are URL segments, not BCP 47 tags: keep them exactly as written
-  // (i18next would read `ae-ar` as language `ae`, region `AR`) and never fall back to a bare `ae`.
-  lowerCaseLng: true,
-  load: 'currentOnly',
-  interpolation: { escapeValue: false },
-  returnEmptyString: false,
-});
+let instance: Promise<I18n> | undefined;
+
+/**
+ * i18next arrives as its own chunk, fetched alongside the locale's copy: the entry script stays small
+ * and the browser evaluates the two in separate, shorter tasks.
+ */
+function i18nInstance(): Promise<I18n> {
+  instance ??= import('i18next').then(({ default: i18next }) => {
+    const i18n = i18next.createInstance();
+    void i18n.init({
+      initAsync: false,
+      resources: {},
+      fallbackLng: 'en',
+      // Codes like `ae-ar` and `kz-ru` are URL segments, not BCP 47 tags: keep them exactly as written
+      // (i18next would read `ae-ar` as language `ae`, region `AR`) and never fall back to a bare `ae`.
+      lowerCaseLng: true,
+      load: 'currentOnly',
+      interpolation: { escapeValue: false },
+      returnEmptyString: false,
+    });
+    return i18n;
+  });
+  return instance;
+}
 
 export interface LoadedLocale {
   locale: Locale;
@@ -59,12 +71,14 @@ export interface LoadedLocale {
 
 const loading = new Map<LocaleCode, Promise<LoadedLocale>>();
 
+/** Adds a locale's copy to i18next, fetching both together; false when no such locale file exists. */
 async function addBundle(code: LocaleCode): Promise<boolean> {
-  if (i18n.hasResourceBundle(code, 'translation')) return true;
   const load = loaderFor(code);
   if (!load) return false;
-  const resources = await load();
-  i18n.addResourceBundle(code, 'translation', code === 'en' ? mergeEnglish(resources) : resources, true, true);
+  const [i18n, resources] = await Promise.all([i18nInstance(), load()]);
+  if (!i18n.hasResourceBundle(code, 'translation')) {
+    i18n.addResourceBundle(code, 'translation', code === 'en' ? mergeEnglish(resources) : resources, true, true);
+  }
   return true;
 }
 
@@ -75,6 +89,7 @@ export function loadLocale(code: LocaleCode): Promise<LoadedLocale> {
     pending = (async () => {
       const found = await addBundle(code);
       if (!found) await addBundle('en');
+      const i18n = await i18nInstance();
       return { locale: getLocale(code), t: i18n.getFixedT(found ? code : 'en') };
     })();
     pending.catch(() => loading.delete(code));
