@@ -18,7 +18,7 @@ import { Visitor } from './visitor.js';
  * API-only process holding 10,000 event streams. Redis and PostgreSQL are started for the run.
  */
 
-const JOBS = 40;
+const JOBS = 60;
 const WAITING = 10_000;
 const STREAMS = 10_000;
 const open = {
@@ -139,6 +139,9 @@ function openStreams(url: string, jobIds: string[], count: number): Promise<() =
     const openOne = (i: number) => {
       const req = request(`${url}/api/queue/stream/${jobIds[i % jobIds.length]}`, { agent: false }, (res) => {
         if (res.statusCode !== 200) return fail(new Error(`Stream answered ${res.statusCode}`));
+        res.on('error', () => {
+          // Our own destroy() at the end resets the connection; a failure before the first message rejects.
+        });
         res.once('data', () => {
           opened += 1;
           if (opened === count) done(() => closers.forEach((close) => void close()));
@@ -157,12 +160,23 @@ function openStreams(url: string, jobIds: string[], count: number): Promise<() =
   });
 }
 
+/** Resident memory of the server before and while it holds STREAMS streams on the last 100 waiting jobs. */
+async function streamMemory(server: RunningServer, waitingIds: string[]) {
+  const before = server.rssMb();
+  const closeStreams = await openStreams(server.url, waitingIds.slice(-100), STREAMS);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const withStreams = server.rssMb();
+  closeStreams();
+  return { before, with: withStreams };
+}
+
 async function main() {
   const photoFile = await facePhoto();
   const photo = await readFile(photoFile);
   const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
   const shared = { redisUrl: redis.url, postgresUrl: postgres.url };
   try {
+    console.error('scale bench: render rates…');
     const rates = {
       embedded1: await embeddedThroughput(photo, 1),
       embedded2: await embeddedThroughput(photo, 2),
@@ -171,14 +185,18 @@ async function main() {
     };
 
     // Embedded: one process, one render thread working through the 10,000.
+    console.error('scale bench: embedded with 10,000 waiting…');
     const embeddedDir = mkdtempSync(join(tmpdir(), 'selfie-mosaic-bench-embedded-'));
     const embeddedIds = await prefill({ dataDir: embeddedDir }, photoFile);
     const embedded = await startServer({ ...open, WORKERS: '1', DATA_DIR: embeddedDir });
     const embeddedPoll = await pollLatency(embedded.url, embeddedIds.at(-1) as string);
+    console.error('scale bench: embedded streams…');
+    const embeddedRss = await streamMemory(embedded, embeddedIds);
     await embedded.stop();
     rmSync(embeddedDir, { recursive: true, force: true });
 
     // Scale: an API-only process answers; 10,000 wait in BullMQ, records in PostgreSQL.
+    console.error('scale bench: scale with 10,000 waiting…');
     const storageDir = mkdtempSync(join(tmpdir(), 'selfie-mosaic-bench-files-'));
     const env = await scaleEnv(shared, storageDir);
     const scaleIds = await prefill(
@@ -196,11 +214,8 @@ async function main() {
     );
     const api = await startServer({ ...env, ROLE: 'api' });
     const scalePoll = await pollLatency(api.url, scaleIds.at(-1) as string);
-    const rssBefore = api.rssMb();
-    const closeStreams = await openStreams(api.url, scaleIds.slice(-100), STREAMS);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const rssWithStreams = api.rssMb();
-    closeStreams();
+    console.error('scale bench: ROLE=api streams…');
+    const scaleRss = await streamMemory(api, scaleIds);
     await api.stop();
     rmSync(storageDir, { recursive: true, force: true });
 
@@ -235,9 +250,9 @@ async function main() {
           ],
           ['polls/s (one process)', embeddedPoll.rps.toLocaleString('en'), scalePoll.rps.toLocaleString('en')],
           [
-            `ROLE=api memory (RSS) before / with ${STREAMS.toLocaleString('en')} streams`,
-            'see the server section',
-            `${rssBefore.toFixed(0)} MB / ${rssWithStreams.toFixed(0)} MB`,
+            `memory (RSS) before / with ${STREAMS.toLocaleString('en')} open streams`,
+            `${embeddedRss.before.toFixed(0)} MB / ${embeddedRss.with.toFixed(0)} MB (API + render thread)`,
+            `${scaleRss.before.toFixed(0)} MB / ${scaleRss.with.toFixed(0)} MB (ROLE=api process)`,
           ],
         ],
       ),
