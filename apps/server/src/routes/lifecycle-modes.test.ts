@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import type { QueueStatus } from '@selfie-mosaic/contract';
+import { MESSAGES, type QueueStatus } from '@selfie-mosaic/contract';
 import { EventSource } from 'eventsource';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -97,5 +97,19 @@ describe.each(MODES)('job lifecycle, %s mode', (mode) => {
       error_code: null,
     });
     expect((await server.app.services.backend.jobs.get(jobId))?.attempts).toBe(2);
+  });
+
+  it('fails a job with a clear message after 3 attempts that all crashed', async () => {
+    const server = await start({ ...(await modeEnv(mode)), TEST_CRASH_ATTEMPTS: '3' });
+    const client = await new Client(server.url).init();
+    const jobId = await client.submit(await facePhoto());
+    expect(await client.waitUntilFinal(jobId)).toEqual({
+      status: 'failed',
+      queue_position: 0,
+      error_message: MESSAGES.renderFailed,
+      error_code: 'render_failed',
+    });
+    expect((await server.app.services.backend.jobs.get(jobId))?.attempts).toBe(3);
+    expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);
   });
 });
