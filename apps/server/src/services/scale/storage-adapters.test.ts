@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import { afterAll, beforeAll, vi } from 'vitest';
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { facePhoto } from '../../test/fixtures.js';
+import { Client, modeEnv, startTestServer } from '../../test/harness.js';
 import { describeStorageContract } from '../../test/storage-contract.js';
 import { DiskStorage } from '../embedded/disk-storage.js';
 import { S3Storage } from './s3-storage.js';
@@ -35,12 +38,42 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
-describeStorageContract('S3 (s3rver)', async () => {
+async function newBucket(): Promise<string> {
   const bucket = `artworks-${Math.random().toString(36).slice(2, 10)}`;
   const { S3Client, CreateBucketCommand } = await import('@aws-sdk/client-s3');
   const admin = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true });
   await admin.send(new CreateBucketCommand({ Bucket: bucket }));
   admin.destroy();
-  const storage = new S3Storage({ bucket, endpoint, region: 'us-east-1' });
+  return bucket;
+}
+
+describeStorageContract('S3 (s3rver)', async () => {
+  const storage = new S3Storage({ bucket: await newBucket(), endpoint, region: 'us-east-1' });
   return { storage, close: async () => storage.close() };
+});
+
+it('serves an artwork that a scale-mode server rendered into an S3 bucket', async () => {
+  const bucket = await newBucket();
+  const server = await startTestServer({ ...(await modeEnv('scale')), S3_BUCKET: bucket, S3_ENDPOINT: endpoint });
+  const bucketView = new S3Storage({ bucket, endpoint, region: 'us-east-1' });
+  try {
+    const client = await new Client(server.url).init();
+    const jobId = await client.submit(await facePhoto());
+    expect((await client.waitUntilFinal(jobId)).status).toBe('completed');
+    const { file_path: filePath } = (await (await client.get(`/api/result/${jobId}`)).json()) as { file_path: string };
+    const file = await fetch(`${server.url}${filePath}`);
+    expect(file.status).toBe(200);
+    const jpeg = Buffer.from(await file.arrayBuffer());
+    expect(Number(file.headers.get('content-length'))).toBe(jpeg.length);
+    expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 1080, height: 1350 });
+    const token = filePath.slice('/files/'.length, -'.jpg'.length);
+    expect((await bucketView.openResult(token))?.size).toBe(jpeg.length);
+    // Retention works on the bucket too: once swept, the artwork is gone.
+    await server.app.services.sweep(Date.now() + 25 * 60 * 60 * 1000);
+    expect((await fetch(`${server.url}${filePath}`)).status).toBe(404);
+    expect(await bucketView.openResult(token)).toBeUndefined();
+  } finally {
+    bucketView.close();
+    await server.stop();
+  }
 });
