@@ -129,7 +129,9 @@ export function paintTiles(
         out[o + 2] = jointRgb[t * 3 + 2] as number;
         continue;
       }
-      const light = light0 + lightX * x;
+      // Kept within ±18 %: a tile larger than its nominal size must not run into dark or bright.
+      const raw = light0 + lightX * x;
+      const light = raw < 0.82 ? 0.82 : raw > 1.18 ? 1.18 : raw;
       const vr = r * light;
       const vg = g * light;
       const vb = b * light;

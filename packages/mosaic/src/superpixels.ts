@@ -282,14 +282,14 @@ function measure(half: HalfImage, labels: Int32Array, count: number, origin: Int
 
 /**
  * Upsamples the labels. Where the four nearest half-resolution labels disagree, the artwork pixel
- * takes the tile whose centre is nearest in the size map's metric, so joints run as smooth lines
- * instead of 2-pixel stairs (the half-resolution labels already follow the photo's edges).
+ * takes the tile that fits it best by position (in the size map's metric) and colour, so joints
+ * run as smooth lines instead of 2-pixel stairs and still keep to the photo's edges.
  */
 function refineToFull(half: HalfImage, halfLabels: Int32Array, c: Centres, width: number, height: number): Int32Array {
   const hw = half.width;
   const hh = half.height;
   const labels = scratch('labels', Int32Array, width * height);
-  const { inverseSpacing2, mask } = half;
+  const { inverseSpacing2, mask, lab } = half;
   /** The tile of artwork pixel (x, y), whose half-resolution pixel is (hx, hy). */
   const decide = (x: number, y: number, hx: number, hy: number): number => {
     const nx = x & 1 ? Math.min(hw - 1, hx + 1) : Math.max(0, hx - 1);
@@ -304,6 +304,9 @@ function refineToFull(half: HalfImage, halfLabels: Int32Array, c: Centres, width
     const py = (y + 0.5) / 2 - 0.5;
     const inv = inverseSpacing2[hi] as number;
     const m = mask[hi] as number;
+    const l = lab[hi * 3] as number;
+    const a = lab[hi * 3 + 1] as number;
+    const b = lab[hi * 3 + 2] as number;
     let best = p;
     let bestDistance = Number.POSITIVE_INFINITY;
     for (let candidate = 0; candidate < 4; candidate++) {
@@ -311,8 +314,14 @@ function refineToFull(half: HalfImage, halfLabels: Int32Array, c: Centres, width
       if (candidate > 0 && (t === p || (candidate > 1 && t === q) || (candidate > 2 && t === r))) continue;
       const dx = px - (c.x[t] as number);
       const dy = py - (c.y[t] as number);
+      const dl = l - (c.l[t] as number);
+      const da = a - (c.a[t] as number);
+      const db = b - (c.b[t] as number);
       const dm = m - (c.m[t] as number);
-      const d = (dx * dx + dy * dy) * inv + MASK_WEIGHT * dm * dm;
+      const d =
+        (dx * dx + dy * dy) * inv +
+        (c.colourWeight[t] as number) * (dl * dl + da * da + db * db) +
+        MASK_WEIGHT * dm * dm;
       if (d < bestDistance) {
         bestDistance = d;
         best = t;
