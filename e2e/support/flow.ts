@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { expect } from 'vitest';
 
 /** Where `npm run screens -w e2e` keeps the screenshots of every screen; unset in a plain test run. */
@@ -13,7 +14,14 @@ export async function snap(page: Page, locale: string, name: string): Promise<vo
   mkdirSync(screensDir, { recursive: true });
   // Motion settles first so the picture shows the screen, not a transition.
   await page.waitForTimeout(400);
-  await page.screenshot({ path: join(screensDir, `${locale}-${name}.png`) });
+  const shot = await page.screenshot();
+  // Kept in the repository: twice the CSS size (sharp on a phone's 2.6× screen) as a palette PNG,
+  // which keeps each picture under 300 KB.
+  const width = (page.viewportSize()?.width ?? 390) * 2;
+  await sharp(shot)
+    .resize({ width })
+    .png({ palette: true, quality: 70, compressionLevel: 9, effort: 10 })
+    .toFile(join(screensDir, `${locale}-${name}.png`));
 }
 
 /** axe on the current screen: no serious or critical violation (WCAG 2.2 AA rules included). */

@@ -25,9 +25,9 @@ export function PageShell({ t, children, languageSwitch, banner }: PageShellProp
           <span className="wordmark">
             <MosaicMark columns={3} rows={3} seed={11} className="wordmark__tiles" />
             <span className="wordmark__text" translate="no">
-              {BRAND.brand}
+              <span className="wordmark__name">{BRAND.brand}</span>
               <span className="wordmark__cross"> × </span>
-              {BRAND.partner}
+              <span className="wordmark__name">{BRAND.partner}</span>
             </span>
           </span>
           {languageSwitch}
