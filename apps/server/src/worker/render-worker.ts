@@ -1,11 +1,14 @@
 import { isRefusalCode } from '@selfie-mosaic/contract';
 import { loadModels, MosaicRefusal, render } from '@selfie-mosaic/mosaic';
 import { Piscina } from 'piscina';
+import sharp from 'sharp';
 import type { RenderOutcome, RenderTask, RenderWorkerData } from './render-task.js';
 
 /** Runs in a worker thread: loads the engine's models once, then renders one photo per task. */
 const data = (Piscina.workerData ?? {}) as Partial<RenderWorkerData>;
 
+// One render per thread and one thread per core: libvips' own thread pool would only oversubscribe them.
+sharp.concurrency(1);
 await loadModels();
 
 /** Resolves once this thread has loaded the models (the module's top-level await): readiness. */
