@@ -1,12 +1,35 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 import type { Db, Tables } from './schema.js';
 
 export type SqliteConnection = Database.Database;
+
+/** Distinct statements kept prepared; the app has a few dozen (IN lists vary with their length). */
+const STATEMENT_CACHE_LIMIT = 1000;
+
+/**
+ * better-sqlite3 for Kysely with each statement prepared once: Kysely's SQLite driver prepares on every
+ * call, which costs several times the lookup itself on the poll's hot path.
+ */
+function withPreparedStatements(sqlite: SqliteConnection): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
 
 /** Opens (creating if needed) the embedded database under `dataDir` in WAL mode, schema up to date. */
 export async function openSqlite(dataDir: string): Promise<{ db: Db; sqlite: SqliteConnection }> {
@@ -15,7 +38,7 @@ export async function openSqlite(dataDir: string): Promise<{ db: Db; sqlite: Sql
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }) });
   await migrateToLatest(db as Kysely<unknown>);
   return { db, sqlite };
 }
