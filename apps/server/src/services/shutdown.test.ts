@@ -1,16 +1,15 @@
 import { rmSync } from 'node:fs';
 import { request } from 'node:http';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
 import { facePhoto } from '../test/fixtures.js';
-import { Client, startTestServer, type TestServer } from '../test/harness.js';
+import { Client, MODES, modeEnv, startTestServer } from '../test/harness.js';
+import { createBackend } from './create-backend.js';
 
-let server: TestServer;
-let dataDir: string;
+const dataDirs: string[] = [];
 
 afterAll(() => {
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 function openStream(url: string): Promise<{ ended: Promise<string> }> {
@@ -32,25 +31,31 @@ function openStream(url: string): Promise<{ ended: Promise<string> }> {
   });
 }
 
-it('shuts down gracefully: ends open streams, finishes the running job, keeps the waiting one', async () => {
-  server = await startTestServer();
-  dataDir = server.dataDir;
-  const client = await new Client(server.url).init();
-  const photo = await facePhoto();
-  const running = await client.submit(photo);
-  const waiting = await client.submit(photo);
-  const stream = await openStream(`${server.url}/api/queue/stream/${waiting}`);
-  for (;;) {
-    if ((await client.status(running)).status === 'processing') break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+describe.each(MODES)('%s mode', (mode) => {
+  it('shuts down gracefully: ends open streams, finishes the running job, keeps the waiting one', async () => {
+    const env = await modeEnv(mode);
+    const server = await startTestServer(env);
+    dataDirs.push(server.dataDir);
+    const client = await new Client(server.url).init();
+    const photo = await facePhoto();
+    const running = await client.submit(photo);
+    const waiting = await client.submit(photo);
+    const stream = await openStream(`${server.url}/api/queue/stream/${waiting}`);
+    for (;;) {
+      if ((await client.status(running)).status === 'processing') break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
 
-  await server.close();
-  expect(await stream.ended).toContain('"status":"queued"');
+    await server.close();
+    expect(await stream.ended).toContain('"status":"queued"');
 
-  const db = new Database(path.join(dataDir, 'selfie-mosaic.sqlite'), { readonly: true });
-  const status = db.prepare<[string], { status: string }>('SELECT status FROM jobs WHERE id = ?');
-  expect(status.get(running)?.status).toBe('completed');
-  expect(status.get(waiting)?.status).toBe('queued');
-  db.close();
+    // What the next process finds: the running job finished, the waiting one still first in the queue.
+    const config = loadConfig({ ...env, DATA_DIR: server.dataDir });
+    const backend = await createBackend({ dataDir: config.dataDir, storage: config.storage, scale: config.scale });
+    expect((await backend.jobs.get(running))?.status).toBe('completed');
+    expect((await backend.jobs.get(waiting))?.status).toBe('queued');
+    expect(await backend.queue.position(waiting)).toBe(1);
+    await backend.queue.close();
+    await backend.close();
+  });
 });
