@@ -86,21 +86,30 @@ async function metric(url: string, name: string): Promise<number> {
  * A visitor's client: follows its job on the event stream of its API; when that stream breaks (the API
  * died), it polls the other API, as the web app falls back to polling.
  */
-function follow(jobId: string, streamUrl: string, fallbackUrl: string): Promise<{ status: string; resumed: boolean }> {
+interface FollowOutcome {
+  status: string;
+  resumed: boolean;
+  /** Distinct statuses the stream delivered, in order. */
+  streamed: string[];
+}
+
+function follow(jobId: string, streamUrl: string, fallbackUrl: string): Promise<FollowOutcome> {
   return new Promise((resolve, reject) => {
+    const streamed: string[] = [];
     const source = new EventSource(`${streamUrl}/api/queue/stream/${jobId}`);
     source.onmessage = (event) => {
       const { status } = JSON.parse(event.data) as QueueStatus;
+      if (streamed.at(-1) !== status) streamed.push(status);
       if (status === 'completed' || status === 'failed') {
         source.close();
-        resolve({ status, resumed: false });
+        resolve({ status, resumed: false, streamed });
       }
     };
     source.onerror = () => {
       source.close();
       new Client(fallbackUrl)
         .waitUntilFinal(jobId, 600_000)
-        .then((final) => resolve({ status: final.status, resumed: true }), reject);
+        .then((final) => resolve({ status: final.status, resumed: true, streamed }), reject);
     };
   });
 }
@@ -173,6 +182,10 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
   const resumed = followers.filter((_, i) => outcomes[i]?.resumed);
   expect(resumed.length).toBeGreaterThan(0);
   expect(resumed.every((f) => f.streamApi === 0)).toBe(true);
+  // API B renders nothing: the progress its streams showed came from the worker processes via Redis.
+  const onB = outcomes.filter((_, i) => followers[i]?.streamApi === 1);
+  expect(onB.length).toBe(40);
+  for (const outcome of onB) expect(outcome.streamed).toEqual(['queued', 'processing', 'completed']);
 
   const statuses = await Promise.all(jobs.map((job) => (clients[1] as Client).waitUntilFinal(job.id, 900_000)));
   expect(statuses.filter((s) => s.status === 'completed').length).toBe(JOBS);
