@@ -4,6 +4,7 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../lib/session';
 import { AppRoutes } from './router';
+import { SCREENS } from './screens';
 
 const copies = import.meta.glob<unknown>('../locales/*.json', { eager: true, import: 'default' });
 
@@ -73,6 +74,24 @@ describe('routes', () => {
     });
     await waitFor(() => expect(where()).toBe('/de/de/curious'));
     expect(yes).toBeDefined();
+  });
+
+  it('draws a screen fetched ahead of time at once, never its loading line (no layout shift)', async () => {
+    await SCREENS.terms();
+    const loadingLines: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node instanceof HTMLElement && node.matches('.loading')) loadingLines.push(node.textContent ?? '');
+        }
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    await renderAt('/gb/en/terms');
+    await screen.findByRole('heading', { level: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    observer.disconnect();
+    expect(loadingLines).toEqual([]);
   });
 
   it('writes right to left for an Arabic locale and asks about residence', async () => {
