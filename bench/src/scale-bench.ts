@@ -8,8 +8,8 @@ import autocannon from 'autocannon';
 import { createBackend } from '../../apps/server/src/services/create-backend.js';
 import { createDatabase, startPostgres, startRedis } from '../../apps/server/src/test/services.js';
 import { facePhoto } from '../../e2e/support/fixtures.js';
+import { type RunningServer, startServer } from '../../e2e/support/server-process.js';
 import { machine, table, writeSection } from './report.js';
-import { type RunningServer, startServer } from './server-process.js';
 import { Visitor } from './visitor.js';
 
 /**

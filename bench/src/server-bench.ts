@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import autocannon from 'autocannon';
 import { EventSource } from 'eventsource';
 import { facePhoto } from '../../e2e/support/fixtures.js';
+import { type RunningServer, startServer } from '../../e2e/support/server-process.js';
 import { machine, median, percentile, table, writeSection } from './report.js';
-import { type RunningServer, startServer } from './server-process.js';
 import { Visitor } from './visitor.js';
 
 /** Limits opened wide so the benchmark measures the server, not its load shedding. */

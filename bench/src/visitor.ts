@@ -34,7 +34,7 @@ export class Visitor {
     const form = new FormData();
     form.set('user_session_id', this.sessionId);
     form.set('blacklabel', 'false');
-    form.set('photo', new Blob([photo], { type: 'image/jpeg' }), 'selfie.jpg');
+    form.set('photo', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'selfie.jpg');
     const started = performance.now();
     const response = await this.post('/api/upload', form);
     const ms = performance.now() - started;

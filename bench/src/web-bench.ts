@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, devices } from 'playwright-core';
+import { CHROMIUM_FLAGS as CHROME_FLAGS, CHROMIUM_PATH as CHROMIUM } from '../../e2e/support/browser.js';
+import { startServer } from '../../e2e/support/server-process.js';
 import { machine, median, table, writeSection } from './report.js';
-import { startServer } from './server-process.js';
 
 /**
  * The start screen as a visitor's phone gets it: the JavaScript it downloads (targets of issue 4:
@@ -17,17 +18,6 @@ import { startServer } from './server-process.js';
 
 const START_PATH = '/gb/en/start';
 const RUNS = 3;
-const CHROMIUM = '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const TARGETS = { jsGzipKb: 80, performance: 95, accessibility: 100 };
 
 interface StartScreenJs {

@@ -2,7 +2,9 @@ import { type Browser, type BrowserContext, chromium, devices, type Page } from 
 
 export type Camera = 'face' | 'denied' | 'none';
 
-const baseArgs = [
+/** Debian's Chromium and the flags that keep it quiet on a closed network (TESTING.md). */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -40,9 +42,9 @@ export async function openPhone(options: {
   locale?: string;
 }): Promise<Phone> {
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [...baseArgs, ...cameraArgs(options.camera ?? 'face', options.video)],
+    args: [...CHROMIUM_FLAGS, ...cameraArgs(options.camera ?? 'face', options.video)],
   });
   const context = await browser.newContext({
     ...devices['Pixel 7'],

@@ -16,7 +16,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
     probe.once('error', fail);
@@ -44,14 +44,20 @@ function cpuSecondsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
 }
 
-/** Starts the built server (`apps/server/dist/server.js`) as its own process on a free port and a fresh data dir. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'selfie-mosaic-bench-'));
+/**
+ * Starts the built server (`apps/server/dist/server.js`) as its own process on a free port and a fresh
+ * data dir, and resolves once it is ready. Used by the browser tests and the benchmarks.
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  { logs = false }: { logs?: boolean } = {},
+): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'selfie-mosaic-'));
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['apps/server/dist/server.js'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', logs ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
