@@ -191,7 +191,9 @@ async function main() {
       ],
     ),
     '',
-    `Non-2xx answers during the poll runs: ${pollDone.non2xx + pollQueued.non2xx}.`,
+    `Non-2xx answers during the poll runs: ${pollDone.non2xx + pollQueued.non2xx}. The streams' own cost is`,
+    'the difference between the two memory figures; a process that only serves the API (`ROLE=api`, scale',
+    'section) holds the same 10,000 streams without the render workers and their face models.',
   ].join('\n');
   writeSection('server', body);
   console.log(body);
