@@ -164,20 +164,20 @@ async function main() {
       ['measure', 'figure', 'target'],
       [
         [
-          'polls answered per CPU-second of the server (one core), finished job',
+          'polls answered per CPU-second of the server main thread (one core), finished job',
           Math.round(pollDone.perCore),
           '≥ 10,000',
         ],
         ['polls/s autocannon saw, finished job (64 connections, 10 s, shared 2 cores)', Math.round(pollDone.rps), ''],
         ['poll latency p50 / p99, finished job', `${pollDone.p50} ms / ${pollDone.p99} ms`, ''],
         [
-          'polls per server CPU-second, queued job with 200 waiting (worker rendering too)',
+          'polls per main-thread CPU-second, queued job with 200 waiting and a worker rendering',
           Math.round(pollQueued.perCore),
           '',
         ],
         ['event streams held open', streams.toLocaleString('en'), '10,000'],
         [
-          'server memory (RSS) before / with the streams',
+          'embedded process memory (RSS, main thread + one render worker with its models) before / with the streams',
           `${rssBefore.toFixed(0)} MB / ${rssWithStreams.toFixed(0)} MB`,
           '< 300 MB',
         ],
