@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { loadModels } from '../src/index.js';
 import { renderDetailed } from '../src/render.js';
-import { PORTRAIT_NAMES, portrait } from '../src/testing/photos.js';
+import { closeCrop, PORTRAIT_NAMES, portrait } from '../src/testing/photos.js';
 
 const out = join(import.meta.dirname, '..', '..', '..', 'docs', 'gallery');
 const thumb = (input: sharp.Sharp) => input.resize(540, 675).jpeg({ quality: 84, mozjpeg: true }).toBuffer();
@@ -15,8 +15,12 @@ const thumb = (input: sharp.Sharp) => input.resize(540, 675).jpeg({ quality: 84,
 await mkdir(out, { recursive: true });
 await loadModels();
 const rows: string[] = [];
-for (const name of PORTRAIT_NAMES) {
-  const photo = await portrait(name);
+const photos = [
+  ...PORTRAIT_NAMES.map((name) => ({ name, load: () => portrait(name) })),
+  { name: 'close-crop', load: closeCrop },
+];
+for (const { name, load } of photos) {
+  const photo = await load();
   const standard = await renderDetailed(photo);
   const dark = await renderDetailed(photo, { blacklabel: true });
   const framed = sharp(standard.framed.data, {
@@ -33,7 +37,9 @@ for (const name of PORTRAIT_NAMES) {
 const readme = `# Gallery
 
 Every portrait the engine's quality tests use (one face cropped from each of \`@vladmandic/face-api\`'s
-demo photos), framed by the engine, then as the standard and the black label artwork. Shown at half
+demo photos) and a close 480×640 phone-style crop, framed by the engine (grey where the framing
+reaches beyond the photo; the artwork paints that area as campaign pattern), then as the standard
+and the black label artwork. Shown at half
 size; the artworks are 1080×1350. Regenerate with \`npm run gallery -w packages/mosaic\`.
 
 | framed photo | standard | black label | tiles |

@@ -17,7 +17,7 @@ const F_RANGE = 1.1;
 const F_TABLE = new Float32Array(F_STEPS + 2);
 for (let i = 0; i < F_TABLE.length; i++) F_TABLE[i] = exactF((i / F_STEPS) * F_RANGE);
 function f(t: number): number {
-  const position = (t < 0 ? 0 : t > F_RANGE ? F_RANGE : t) * (F_STEPS / F_RANGE);
+  const position = Math.min(F_RANGE, Math.max(0, t)) * (F_STEPS / F_RANGE);
   const i = position | 0;
   const low = F_TABLE[i] as number;
   return low + ((F_TABLE[i + 1] as number) - low) * (position - i);

@@ -30,6 +30,57 @@ export function computeFraming(face: FaceGeometry): Framing {
   };
 }
 
+/** The flat grey painted where the framed portrait reaches beyond the photo. */
+const OUTSIDE_GREY = 128;
+
+/**
+ * When the photo is too small to fill the canvas around the face (a close crop, the corners of a
+ * straightened tilted photo), the face may be drawn up to 10 % larger and sit up to 5 % of the
+ * height lower (still in the upper half), where that shows clearly more of the photo: the face
+ * stays nearly the consistent size and the pattern around it shrinks. Zooming out would only
+ * shrink the photo's footprint along with the face, so it never helps.
+ */
+const ZOOM_STEPS = [1, 1.05, 1.1];
+const SHIFT_STEPS = [0, 0.025, 0.05];
+/** Share of the open canvas a candidate must gain per step away from the standard framing. */
+const GAIN_PER_STEP = 0.02;
+
+/** The standard framing, or a slightly closer and lower one where the photo falls short. */
+export function fitToPhoto(framing: Framing, width: number, height: number): Framing {
+  if (photoShare(framing, width, height) === 1) return framing;
+  let best = framing;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const [zi, zoom] of ZOOM_STEPS.entries()) {
+    for (const [si, shift] of SHIFT_STEPS.entries()) {
+      const candidate = {
+        ...framing,
+        scale: framing.scale * zoom,
+        target: { x: framing.target.x, y: framing.target.y + shift * LAYOUT.height },
+      };
+      const score = photoShare(candidate, width, height) - GAIN_PER_STEP * (zi + si);
+      if (score > bestScore + 1e-9) {
+        best = candidate;
+        bestScore = score;
+      }
+    }
+  }
+  return best;
+}
+
+/** Share of the open canvas (inside the frame) that the photo covers, sampled on a 20-px grid. */
+function photoShare(framing: Framing, width: number, height: number): number {
+  let inside = 0;
+  let total = 0;
+  for (let y = LAYOUT.border + 10; y < LAYOUT.height - LAYOUT.band; y += 20) {
+    for (let x = LAYOUT.border + 10; x < LAYOUT.width - LAYOUT.border; x += 20) {
+      const p = fromArtwork(framing, { x, y });
+      if (p.x >= 0 && p.y >= 0 && p.x <= width && p.y <= height) inside++;
+      total++;
+    }
+  }
+  return inside / total;
+}
+
 /** Maps a photo point into the artwork. */
 export function toArtwork(framing: Framing, p: Point): Point {
   const dx = (p.x - framing.source.x) * framing.scale;
@@ -59,7 +110,7 @@ export function rollDegrees(framing: Framing): number {
  * Renders the framed photo at artwork size divided by `reduction` (the engine works at half size).
  * `photoScale` is the photo's size relative to the image the framing was measured on. Large
  * reductions go through sharp's Lanczos resize first so the bilinear warp never aliases; beyond
- * its edges the photo is mirrored.
+ * its edges the picture is a flat neutral grey.
  */
 export async function warpToArtwork(
   photo: RgbImage,
@@ -106,12 +157,17 @@ export async function warpToArtwork(
     let sx = cx + dx * ux - dy * uy - 0.5;
     let sy = cy + dx * uy + dy * ux - 0.5;
     for (let x = 0; x < width; x++, sx += ux, sy += uy, o += 3) {
-      // Beyond the photo it is mirrored, which continues shoulders and hair far better than
-      // repeating the edge pixels in streaks.
-      const mx = sx < 0 ? -sx : sx >= maxX ? 2 * maxX - sx : sx;
-      const my = sy < 0 ? -sy : sy >= maxY ? 2 * maxY - sy : sy;
-      const fx = mx < 0 ? 0 : mx >= maxX ? maxX - 1e-3 : mx;
-      const fy = my < 0 ? 0 : my >= maxY ? maxY - 1e-3 : my;
+      // Beyond the photo there is nothing to show: a neutral fill, never a reflection of the
+      // visitor (the engine paints that area as background; see photoCoverage). Within a pixel of
+      // the edge the edge pixels repeat, so bilinear sampling stays continuous.
+      if (sx < -1 || sy < -1 || sx > maxX + 1 || sy > maxY + 1) {
+        out[o] = OUTSIDE_GREY;
+        out[o + 1] = OUTSIDE_GREY;
+        out[o + 2] = OUTSIDE_GREY;
+        continue;
+      }
+      const fx = Math.min(maxX - 1e-3, Math.max(0, sx));
+      const fy = Math.min(maxY - 1e-3, Math.max(0, sy));
       const x0 = fx | 0;
       const y0 = fy | 0;
       const ax = fx - x0;
@@ -144,4 +200,65 @@ export async function warpToArtwork(
     }
   }
   return { data: out, width, height };
+}
+
+/** The person weight is 0 up to this many artwork pixels inside the photo's edge… */
+const COVERAGE_OFFSET = -6;
+/** …and reaches 1 this many pixels further in (half-way at 18 px inside the edge). */
+const COVERAGE_FADE = 48;
+
+/**
+ * Whether the photo reaches past every canvas edge by more than the fade, so that photoCoverage
+ * would be 1 everywhere (the usual case, which then costs nothing). The photo is a convex
+ * rectangle, so the canvas corners decide.
+ */
+export function fillsCanvas(framing: Framing, width: number, height: number): boolean {
+  const margin = (COVERAGE_OFFSET + COVERAGE_FADE) / framing.scale;
+  for (const corner of [
+    { x: 0, y: 0 },
+    { x: LAYOUT.width, y: 0 },
+    { x: 0, y: LAYOUT.height },
+    { x: LAYOUT.width, y: LAYOUT.height },
+  ]) {
+    const p = fromArtwork(framing, corner);
+    if (Math.min(p.x, width - p.x, p.y, height - p.y) < margin) return false;
+  }
+  return true;
+}
+
+/**
+ * How far inside the photo each pixel of the framed image lies, as a weight for the person mask
+ * (at artwork size divided by `reduction`; `width`×`height` is the image the framing was measured
+ * on). Outside the photo there is no visitor to paint, only background: the weight is 0 there and
+ * rises smoothly over COVERAGE_FADE artwork pixels inside the edge, so a body the photo cuts off
+ * (shoulders at its bottom edge) ends in a soft vignette of pattern rather than a hard straight
+ * cut. The fill beyond the edge (see warpToArtwork) is therefore never painted as the visitor.
+ */
+export function photoCoverage(
+  framing: Framing,
+  width: number,
+  height: number,
+  reduction: number,
+  out = new Float32Array(Math.round(LAYOUT.width / reduction) * Math.round(LAYOUT.height / reduction)),
+): Float32Array {
+  const ow = Math.round(LAYOUT.width / reduction);
+  const oh = Math.round(LAYOUT.height / reduction);
+  const tx = framing.target.x / reduction;
+  const ty = framing.target.y / reduction;
+  // Photo pixels per output pixel along x; distances go back to artwork pixels with `scale`.
+  const ux = (framing.cos * reduction) / framing.scale;
+  const uy = (framing.sin * reduction) / framing.scale;
+  for (let y = 0, o = 0; y < oh; y++) {
+    const dy = y + 0.5 - ty;
+    const dx = 0.5 - tx;
+    let sx = framing.source.x + dx * ux - dy * uy;
+    let sy = framing.source.y + dx * uy + dy * ux;
+    for (let x = 0; x < ow; x++, o++, sx += ux, sy += uy) {
+      // Distance inside the nearest photo edge, in artwork pixels (negative outside).
+      const inside = Math.min(Math.min(sx, width - sx), Math.min(sy, height - sy)) * framing.scale;
+      const t = Math.min(1, Math.max(0, (inside - COVERAGE_OFFSET) / COVERAGE_FADE));
+      out[o] = t * t * (3 - 2 * t);
+    }
+  }
+  return out;
 }

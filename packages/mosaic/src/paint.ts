@@ -131,13 +131,13 @@ export function paintTiles(
       }
       // Kept within ±18 %: a tile larger than its nominal size must not run into dark or bright.
       const raw = light0 + lightX * x;
-      const light = raw < 0.82 ? 0.82 : raw > 1.18 ? 1.18 : raw;
+      const light = Math.min(1.18, Math.max(0.82, raw));
       const vr = r * light;
       const vg = g * light;
       const vb = b * light;
-      out[o] = vr > 255 ? 255 : vr;
-      out[o + 1] = vg > 255 ? 255 : vg;
-      out[o + 2] = vb > 255 ? 255 : vb;
+      out[o] = Math.min(255, vr);
+      out[o + 1] = Math.min(255, vg);
+      out[o + 2] = Math.min(255, vb);
     }
     t = -1;
   }

@@ -6,7 +6,17 @@ import { createPalette, imageToLab } from './colour.js';
 import { MAX_SIDE, openPhoto, type RgbImage } from './decode.js';
 import { buildSizeMap, includeFace } from './detail.js';
 import { chooseFace, FACE_LIMITS, type FaceGeometry, geometryOf, meanLuma, meshOf } from './face.js';
-import { computeFraming, type Framing, fromArtwork, rollDegrees, toArtwork, warpToArtwork } from './framing.js';
+import {
+  computeFraming,
+  type Framing,
+  fillsCanvas,
+  fitToPhoto,
+  fromArtwork,
+  photoCoverage,
+  rollDegrees,
+  toArtwork,
+  warpToArtwork,
+} from './framing.js';
 import { LAYOUT } from './layout.js';
 import { detectFaces, type HumanFace, segmentPerson } from './models.js';
 import { paintTiles } from './paint.js';
@@ -38,6 +48,8 @@ export interface RenderDetails extends RenderResult {
   /** The photo framed exactly like the artwork (eyes level, face placed), artwork size. Empty from `render`. */
   framed: RgbImage;
   framing: Framing;
+  /** Size of the image the framing's photo coordinates refer to: the photo spans 0–width, 0–height. */
+  framedFrom: { width: number; height: number };
   face: FaceGeometry;
   /** Tiles that belong to the visitor (the rest are background pattern). */
   personTiles: number;
@@ -168,7 +180,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
   // Framing is measured on the detector's image; the photo is decoded again only when the
   // half-size working image needs clearly more pixels than that image has (a slight enlargement
   // disappears under the tesserae).
-  const framing = computeFraming(face);
+  const framing = fitToPhoto(computeFraming(face), small.width, small.height);
   const smallSide = Math.max(small.width, small.height);
   const neededSide = smallSide * (framing.scale / 2);
   const source = neededSide > smallSide * 1.2 ? await photo.at(neededSide) : small;
@@ -197,6 +209,18 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
   );
   const quarterLuma = halveFloat(halfLab, half.width, half.height, 3, 0);
   includeFace(halfMask, half.width, half.height, 2, mesh);
+  // Where the framing reaches beyond the photo there is no visitor, only background (even where
+  // the face oval above would continue past the edge).
+  if (!fillsCanvas(framing, small.width, small.height)) {
+    const coverage = photoCoverage(
+      framing,
+      small.width,
+      small.height,
+      2,
+      scratch('coverage', Float32Array, half.width * half.height),
+    );
+    for (let i = 0; i < halfMask.length; i++) halfMask[i] = (halfMask[i] as number) * (coverage[i] as number);
+  }
   const quarterMask = halveFloat(halfMask, half.width, half.height);
   const qw = Math.ceil(half.width / 2);
   const qh = Math.ceil(half.height / 2);
@@ -259,6 +283,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
     timings,
     framed,
     framing,
+    framedFrom: { width: small.width, height: small.height },
     face,
     personTiles: painted.personTiles,
     colours: painted.colours,

@@ -33,3 +33,15 @@ export async function portrait(name: string): Promise<Buffer> {
   const top = Math.max(0, Math.min(height - cropHeight, Math.round(y + h / 2 - cropHeight * 0.4)));
   return sharp(path).extract({ left, top, width: cropWidth, height: cropHeight }).jpeg({ quality: 92 }).toBuffer();
 }
+
+/**
+ * A close phone selfie (480×640, chin near the bottom edge): framed at the usual face size, the
+ * portrait needs more picture than the photo has, below the chin and to one side.
+ */
+export async function closeCrop(): Promise<Buffer> {
+  return sharp(join(demoDir, 'sample6.jpg'))
+    .extract({ left: 100, top: 230, width: 420, height: 560 })
+    .resize(480, 640)
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
