@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSessionId, type QueueStatus, XSRF } from '@selfie-mosaic/contract';
 import { inject } from 'vitest';
 import type { BuildOptions } from '../app.js';
 import { type StartedServer, startServer } from '../start.js';
+
+export { freePort } from './services.js';
 
 /** The two process models; API suites run once per mode. */
 export const MODES = ['embedded', 'scale'] as const;
@@ -146,16 +147,4 @@ export class Client {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-}
-
-/** A port nobody listens on right now, for servers started as child processes. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

@@ -19,7 +19,8 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A port nobody listens on right now, for servers started as child processes. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -4,8 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../app/router';
 import { sessionStore } from '../../lib/session';
-
-const copies = import.meta.glob<unknown>('../../locales/*.json', { eager: true, import: 'default' });
+import { serveLocaleFiles } from '../../test/locale-files';
 
 function fakeStream() {
   const track = { stop: vi.fn() };
@@ -40,13 +39,7 @@ const domError = (name: string) => Object.assign(new Error(name), { name });
 beforeEach(() => {
   sessionStore.update({ questionAnswer: 'yes', consentGiven: true });
   vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo) => {
-      const code = /\/([\w-]+)\.json/.exec(String(input))?.[1];
-      return new Response(JSON.stringify(copies[`../../locales/${code}.json`] ?? {}));
-    }),
-  );
+  serveLocaleFiles();
 });
 
 afterEach(() => {

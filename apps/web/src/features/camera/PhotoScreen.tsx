@@ -127,7 +127,7 @@ export default function PhotoScreen() {
         {heading}
       </h1>
       <div className={`viewfinder${stage === 'countdown' ? ' viewfinder--ready' : ''}`}>
-        {!showVideo && !showPhoto && <div className="viewfinder__placeholder" aria-hidden="true" />}
+        {!showVideo && !showPhoto && <div className="viewfinder__backdrop" aria-hidden="true" />}
         <video
           ref={camera.videoRef}
           className={`viewfinder__video${camera.facing === 'user' ? ' viewfinder__video--mirrored' : ''}`}

@@ -7,6 +7,7 @@ import { AppRoutes } from '../../app/router';
 import { jobSession } from '../../lib/job';
 import type { StreamLike } from '../../lib/job-monitor';
 import { sessionStore } from '../../lib/session';
+import { serveLocaleFiles } from '../../test/locale-files';
 
 const api = vi.hoisted(() => ({
   streams: [] as StreamLike[],
@@ -26,7 +27,6 @@ vi.mock('../../lib/job-api', () => ({
   artworkDownloadUrl: (url: string) => `${url}?download=1`,
 }));
 
-const copies = import.meta.glob<unknown>('../../locales/*.json', { eager: true, import: 'default' });
 const JOB = '00000000-0000-4000-8000-000000000001';
 
 function Where() {
@@ -63,13 +63,7 @@ beforeEach(() => {
   });
   // A visitor back after a reload: the saved copy holds the job, the page knows nothing else.
   sessionStore.update({ questionAnswer: 'yes', consentGiven: true, currentJobId: JOB, isProcessing: true });
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo) => {
-      const code = /\/([\w-]+)\.json/.exec(String(input))?.[1];
-      return new Response(JSON.stringify(copies[`../../locales/${code}.json`] ?? {}));
-    }),
-  );
+  serveLocaleFiles();
 });
 
 afterEach(() => {
