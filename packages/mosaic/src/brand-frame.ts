@@ -19,6 +19,8 @@ export interface FrameOverlay {
   innerBottom: number;
   innerLeft: number;
   innerRight: number;
+  /** Every pixel outside the window is fully opaque, so nothing painted there can show. */
+  opaqueOutside: boolean;
 }
 
 const require = createRequire(import.meta.url);
@@ -75,13 +77,24 @@ async function buildOverlay(variant: ArtVariantName): Promise<FrameOverlay> {
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return {
-    rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-    innerTop: border,
-    innerBottom,
-    innerLeft: border,
-    innerRight: width - border,
-  };
+  const rgba = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const window = { innerTop: border, innerBottom, innerLeft: border, innerRight: width - border };
+  return { rgba, ...window, opaqueOutside: isOpaqueOutside(rgba, window) };
+}
+
+function isOpaqueOutside(
+  rgba: Uint8Array,
+  window: Pick<FrameOverlay, 'innerTop' | 'innerBottom' | 'innerLeft' | 'innerRight'>,
+): boolean {
+  const { width, height } = LAYOUT;
+  for (let y = 0; y < height; y++) {
+    const open = y >= window.innerTop && y < window.innerBottom;
+    for (let x = 0; x < width; x++) {
+      if (open && x >= window.innerLeft && x < window.innerRight) continue;
+      if (rgba[(y * width + x) * 4 + 3] !== 255) return false;
+    }
+  }
+  return true;
 }
 
 /** Blends the frame over the artwork in place. */

@@ -36,10 +36,31 @@ export function rgbToLab(r: number, g: number, b: number, out: Float32Array, off
   out[offset + 2] = 200 * (fy - fz);
 }
 
-/** Converts an interleaved RGB image to interleaved Lab floats. */
+/**
+ * Converts an interleaved RGB image to interleaved Lab floats: `rgbToLab` written out for the
+ * per-pixel loop. 8-bit sRGB maps into [0, 1] on every axis, so f() needs no clamping here.
+ */
 export function imageToLab(rgb: Uint8Array, lab = new Float32Array(rgb.length)): Float32Array {
+  const scale = F_STEPS / F_RANGE;
   for (let i = 0; i < rgb.length; i += 3) {
-    rgbToLab(rgb[i] as number, rgb[i + 1] as number, rgb[i + 2] as number, lab, i);
+    const lr = LINEAR[rgb[i] as number] as number;
+    const lg = LINEAR[rgb[i + 1] as number] as number;
+    const lb = LINEAR[rgb[i + 2] as number] as number;
+    const px = ((0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb) / 0.95047) * scale;
+    const py = (0.2126729 * lr + 0.7151522 * lg + 0.072175 * lb) * scale;
+    const pz = ((0.0193339 * lr + 0.119192 * lg + 0.9503041 * lb) / 1.08883) * scale;
+    const ix = px | 0;
+    const iy = py | 0;
+    const iz = pz | 0;
+    const x0 = F_TABLE[ix] as number;
+    const y0 = F_TABLE[iy] as number;
+    const z0 = F_TABLE[iz] as number;
+    const fx = x0 + ((F_TABLE[ix + 1] as number) - x0) * (px - ix);
+    const fy = y0 + ((F_TABLE[iy + 1] as number) - y0) * (py - iy);
+    const fz = z0 + ((F_TABLE[iz + 1] as number) - z0) * (pz - iz);
+    lab[i] = 116 * fy - 16;
+    lab[i + 1] = 500 * (fx - fy);
+    lab[i + 2] = 200 * (fy - fz);
   }
   return lab;
 }
@@ -62,6 +83,9 @@ export interface Palette {
   lab: Float32Array;
   /** CIELAB chroma of each colour. */
   chroma: Float32Array;
+  /** Colour indices in order of lightness, and their L*: the search starts at the target's lightness. */
+  byLightness: Uint16Array;
+  sortedLightness: Float32Array;
 }
 
 export function createPalette(hexes: readonly string[]): Palette {
@@ -74,28 +98,55 @@ export function createPalette(hexes: readonly string[]): Palette {
     rgbToLab(r, g, b, lab, i * 3);
     chroma[i] = Math.hypot(lab[i * 3 + 1] as number, lab[i * 3 + 2] as number);
   });
-  return { size: hexes.length, rgb, lab, chroma };
+  const order = hexes.map((_, i) => i).sort((p, q) => (lab[p * 3] as number) - (lab[q * 3] as number) || p - q);
+  const byLightness = Uint16Array.from(order);
+  const sortedLightness = Float32Array.from(order, (i) => lab[i * 3] as number);
+  return { size: hexes.length, rgb, lab, chroma, byLightness, sortedLightness };
 }
 
 /**
  * Index of the palette colour closest to (L, a, b) by ΔE76, with lightness counted `lightWeight`
  * times and any chroma beyond the target's counted again: a muted tone never jumps to a loud one.
+ *
+ * The search walks outwards from the target's lightness in both directions and stops each way once
+ * the lightness difference alone costs more than the best match so far, so it looks at a few
+ * colours instead of all of them; among equally close colours the lowest index wins, as in a
+ * plain scan.
  */
 export function nearestColour(palette: Palette, l: number, a: number, b: number, lightWeight = 1): number {
+  const { lab, byLightness, sortedLightness } = palette;
+  const chroma = Math.hypot(a, b);
   let best = 0;
   let bestDistance = Number.POSITIVE_INFINITY;
-  const lab = palette.lab;
-  const chroma = Math.hypot(a, b);
-  for (let i = 0, o = 0; i < palette.size; i++, o += 3) {
+  const consider = (i: number) => {
+    const o = i * 3;
     const dl = l - (lab[o] as number);
     const da = a - (lab[o + 1] as number);
     const db = b - (lab[o + 2] as number);
     const excess = Math.max(0, (palette.chroma[i] as number) - chroma);
     const distance = lightWeight * dl * dl + da * da + db * db + excess * excess;
-    if (distance < bestDistance) {
+    if (distance < bestDistance || (distance === bestDistance && i < best)) {
       bestDistance = distance;
       best = i;
     }
+  };
+  // First position whose lightness is at least l.
+  let low = 0;
+  let high = palette.size;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((sortedLightness[middle] as number) < l) low = middle + 1;
+    else high = middle;
+  }
+  let up = low;
+  let down = low - 1;
+  while (up < palette.size || down >= 0) {
+    const upGap = up < palette.size ? (sortedLightness[up] as number) - l : Number.POSITIVE_INFINITY;
+    const downGap = down >= 0 ? l - (sortedLightness[down] as number) : Number.POSITIVE_INFINITY;
+    const gap = Math.min(upGap, downGap);
+    if (lightWeight * gap * gap > bestDistance) break;
+    if (upGap <= downGap) consider(byLightness[up++] as number);
+    else consider(byLightness[down--] as number);
   }
   return best;
 }

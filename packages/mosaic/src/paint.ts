@@ -4,6 +4,14 @@ import { patternIndex } from './pattern.js';
 import { scratch } from './scratch.js';
 import type { Tiles } from './superpixels.js';
 
+/** The part of the artwork that shows, right and bottom exclusive (the frame covers the rest). */
+export interface Window {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
 export interface PaintStyle {
   portrait: Palette;
   pattern: Palette;
@@ -35,6 +43,7 @@ const LIGHTNESS_WEIGHT = 3;
  * Paints every tile in one palette colour (nearest in CIELAB to the photo under it, or the
  * campaign pattern for the background) with a soft light across it, and draws the grout joints.
  * Returns the palette index per tile too, so tests can check each tile is one palette colour.
+ * Only pixels inside `window` are painted: the opaque frame covers the rest (14 % of the artwork).
  */
 export function paintTiles(
   tiles: Tiles,
@@ -43,6 +52,7 @@ export function paintTiles(
   style: PaintStyle,
   centre: Point,
   random: () => number,
+  window: Window = { left: 0, top: 0, right: width, bottom: height },
 ): { rgb: Uint8Array; colours: Uint8Array; personTiles: number } {
   const { count, labels, spacing } = tiles;
   const colours = new Uint8Array(count);
@@ -91,55 +101,58 @@ export function paintTiles(
   // Joint colour per tile: its own colour in shadow inside the portrait, the grout elsewhere.
   const jointRgb = new Float32Array(count * 3);
   for (let t = 0; t < count; t++) {
-    for (let c = 0; c < 3; c++) {
-      jointRgb[t * 3 + c] = isPerson[t]
-        ? (tileRgb[t * 3 + c] as number) * PORTRAIT_JOINT_SHADE
-        : ([gr, gg, gb][c] as number);
-    }
+    const shade = isPerson[t] === 1;
+    jointRgb[t * 3] = shade ? (tileRgb[t * 3] as number) * PORTRAIT_JOINT_SHADE : gr;
+    jointRgb[t * 3 + 1] = shade ? (tileRgb[t * 3 + 1] as number) * PORTRAIT_JOINT_SHADE : gg;
+    jointRgb[t * 3 + 2] = shade ? (tileRgb[t * 3 + 2] as number) * PORTRAIT_JOINT_SHADE : gb;
   }
-  let t = -1;
-  let wide = false;
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  let light0 = 0;
-  let lightX = 0;
-  for (let y = 0, i = 0; y < height; y++) {
-    const lastRow = y + 1 === height;
-    for (let x = 0; x < width; x++, i++) {
-      const label = labels[i] as number;
-      if (label !== t) {
-        // Runs of one tile are long: fetch its colour and light only when the tile changes.
-        t = label;
-        wide = wideTile[t] === 1;
-        r = tileRgb[t * 3] as number;
-        g = tileRgb[t * 3 + 1] as number;
-        b = tileRgb[t * 3 + 2] as number;
-        lightX = slopeX[t] as number;
-        light0 = (base[t] as number) + (slopeY[t] as number) * y;
+  // Row by row, in runs of one tile: the tile's colour and light are fetched once per run, its
+  // last pixel is a joint where the next tile starts and, for wide tiles, so is its first where
+  // the previous one ends; in between only the pixels above and below need looking at.
+  for (let y = window.top; y < window.bottom; y++) {
+    const row = y * width;
+    const hasBelow = y + 1 < height;
+    const hasAbove = y > 0;
+    for (let x = window.left; x < window.right; ) {
+      const t = labels[row + x] as number;
+      let end = x + 1;
+      while (end < window.right && labels[row + end] === t) end++;
+      const wide = wideTile[t] === 1;
+      const r = tileRgb[t * 3] as number;
+      const g = tileRgb[t * 3 + 1] as number;
+      const b = tileRgb[t * 3 + 2] as number;
+      const jr = jointRgb[t * 3] as number;
+      const jg = jointRgb[t * 3 + 1] as number;
+      const jb = jointRgb[t * 3 + 2] as number;
+      const lightX = slopeX[t] as number;
+      const light0 = (base[t] as number) + (slopeY[t] as number) * y;
+      const lastInside = end < width && labels[row + end] !== t ? end - 1 : end;
+      const firstInside = wide && x > 0 && labels[row + x - 1] !== t ? x + 1 : x;
+      const checkAbove = wide && hasAbove;
+      for (let px = x, i = row + x, o = (row + x) * 3; px < end; px++, i++, o += 3) {
+        if (
+          px >= lastInside ||
+          px < firstInside ||
+          (hasBelow && labels[i + width] !== t) ||
+          (checkAbove && labels[i - width] !== t)
+        ) {
+          out[o] = jr;
+          out[o + 1] = jg;
+          out[o + 2] = jb;
+          continue;
+        }
+        // Kept within ±18 %: a tile larger than its nominal size must not run into dark or bright.
+        const raw = light0 + lightX * px;
+        const light = raw < 0.82 ? 0.82 : raw > 1.18 ? 1.18 : raw;
+        const vr = r * light;
+        const vg = g * light;
+        const vb = b * light;
+        out[o] = vr < 255 ? vr : 255;
+        out[o + 1] = vg < 255 ? vg : 255;
+        out[o + 2] = vb < 255 ? vb : 255;
       }
-      const o = i * 3;
-      if (
-        (x + 1 < width && labels[i + 1] !== t) ||
-        (!lastRow && labels[i + width] !== t) ||
-        (wide && ((x > 0 && labels[i - 1] !== t) || (y > 0 && labels[i - width] !== t)))
-      ) {
-        out[o] = jointRgb[t * 3] as number;
-        out[o + 1] = jointRgb[t * 3 + 1] as number;
-        out[o + 2] = jointRgb[t * 3 + 2] as number;
-        continue;
-      }
-      // Kept within ±18 %: a tile larger than its nominal size must not run into dark or bright.
-      const raw = light0 + lightX * x;
-      const light = Math.min(1.18, Math.max(0.82, raw));
-      const vr = r * light;
-      const vg = g * light;
-      const vb = b * light;
-      out[o] = Math.min(255, vr);
-      out[o + 1] = Math.min(255, vg);
-      out[o + 2] = Math.min(255, vb);
+      x = end;
     }
-    t = -1;
   }
   return { rgb: out, colours, personTiles };
 }

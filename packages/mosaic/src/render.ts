@@ -250,6 +250,11 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
   lap('tessellate');
 
   const variant = blacklabel ? 'blacklabel' : 'standard';
+  const overlay = await frameOverlay(variant);
+  // Under an opaque frame nothing painted would show.
+  const window = overlay.opaqueOutside
+    ? { left: overlay.innerLeft, top: overlay.innerTop, right: overlay.innerRight, bottom: overlay.innerBottom }
+    : undefined;
   const painted = paintTiles(
     tiles,
     width,
@@ -262,10 +267,11 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
     },
     framing.target,
     random,
+    window,
   );
   lap('paint');
 
-  applyFrame(painted.rgb, await frameOverlay(variant));
+  applyFrame(painted.rgb, overlay);
   lap('brand');
 
   const jpeg = await encode(painted.rgb, width, height);
