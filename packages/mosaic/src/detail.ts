@@ -142,11 +142,24 @@ export function buildSizeMap(
       size = Math.min(size, size + (TILE_SIZES.edgeFloor - size) * edge * person);
       const rim = Math.min(1, (silhouette[i] as number) * 2);
       size += (Math.min(size, TILE_SIZES.silhouette) - size) * rim;
-      for (const region of features) {
-        const w = weight(region, x, y);
-        if (w > 0) size = Math.min(size, size + (region.size - size) * w);
-      }
       sizes[i] = size;
+    }
+  }
+  // Each feature reaches 1.5 radii from its centre: only the cells there need looking at.
+  for (const region of features) {
+    const gx0 = Math.max(0, Math.floor((region.cx - 1.5 * region.rx) / cell - 0.5));
+    const gx1 = Math.min(width - 1, Math.ceil((region.cx + 1.5 * region.rx) / cell - 0.5));
+    const gy0 = Math.max(0, Math.floor((region.cy - 1.5 * region.ry) / cell - 0.5));
+    const gy1 = Math.min(height - 1, Math.ceil((region.cy + 1.5 * region.ry) / cell - 0.5));
+    for (let gy = gy0; gy <= gy1; gy++) {
+      const y = (gy + 0.5) * cell;
+      for (let gx = gx0; gx <= gx1; gx++) {
+        const w = weight(region, (gx + 0.5) * cell, y);
+        if (w === 0) continue;
+        const i = gy * width + gx;
+        const size = sizes[i] as number;
+        sizes[i] = Math.min(size, size + (region.size - size) * w);
+      }
     }
   }
   return { sizes, width, height, cell };

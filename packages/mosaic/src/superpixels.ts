@@ -7,6 +7,12 @@ import { type Centres, COMPACTNESS, createCentres, type HalfImage, MASK_WEIGHT }
 export type { HalfImage } from './slic-metric.js';
 
 /**
+ * Search window radius in tile spacings. SLIC's is one spacing; a tenth more leaves no pixel
+ * outside every window where small tiles meet large ones.
+ */
+const WINDOW = 1.1;
+
+/**
  * Adaptive SLIC: seeds grow into tiles by k-means on position, CIELAB colour and the person mask,
  * with the spatial term normalised by the size map at each pixel, so small and large tiles meet
  * without the large ones swallowing the small. Runs at half resolution; tile borders are then
@@ -106,11 +112,11 @@ function relax(half: HalfImage, seeds: Seeds): Centres {
     const cx = Math.min(width - 1, Math.max(0, ((seeds.x[s] as number) - 1.5) / 4));
     const cy = Math.min(height - 1, Math.max(0, ((seeds.y[s] as number) - 1.5) / 4));
     const cm = seeds.person[s] as number;
-    const r = Math.ceil((seeds.size[s] as number) * 0.25);
-    const x0 = Math.max(0, Math.floor(cx - r));
-    const x1 = Math.min(width - 1, Math.ceil(cx + r));
-    const y0 = Math.max(0, Math.floor(cy - r));
-    const y1 = Math.min(height - 1, Math.ceil(cy + r));
+    const r = (seeds.size[s] as number) * 0.25 * WINDOW;
+    const x0 = Math.max(0, Math.ceil(cx - r));
+    const x1 = Math.min(width - 1, Math.floor(cx + r));
+    const y0 = Math.max(0, Math.ceil(cy - r));
+    const y1 = Math.min(height - 1, Math.floor(cy + r));
     for (let y = y0; y <= y1; y++) {
       const dy2 = (y - cy) * (y - cy);
       for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
@@ -186,11 +192,11 @@ function assign(half: HalfImage, seeds: Seeds, c: Centres): Int32Array {
     const cb = c.b[s] as number;
     const cm = c.m[s] as number;
     const w = c.colourWeight[s] as number;
-    const r = Math.ceil((seeds.size[s] as number) * 0.5);
-    const x0 = Math.max(0, Math.floor(cx - r));
-    const x1 = Math.min(width - 1, Math.ceil(cx + r));
-    const y0 = Math.max(0, Math.floor(cy - r));
-    const y1 = Math.min(height - 1, Math.ceil(cy + r));
+    const r = (seeds.size[s] as number) * 0.5 * WINDOW;
+    const x0 = Math.max(0, Math.ceil(cx - r));
+    const x1 = Math.min(width - 1, Math.floor(cx + r));
+    const y0 = Math.max(0, Math.ceil(cy - r));
+    const y1 = Math.min(height - 1, Math.floor(cy + r));
     if (w === 0) {
       // The background, which becomes the pattern: position and mask only.
       for (let y = y0; y <= y1; y++) {
