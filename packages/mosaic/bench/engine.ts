@@ -15,6 +15,7 @@ import { renderDetailed } from '../src/render.js';
 import { reducedLuma, toRgb } from '../src/testing/images.js';
 import { PORTRAIT_NAMES, portrait } from '../src/testing/photos.js';
 import { ssim } from '../src/testing/ssim.js';
+import { timeNetworks } from './networks.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 5;
@@ -78,6 +79,7 @@ const floor = await time(
   () => sharp(upload).rotate().resize(1080, 1350, { fit: 'cover' }).jpeg({ quality: 88 }).toBuffer(),
   RUNS,
 );
+const networks = await timeNetworks(RUNS, WARMUP);
 
 // metapixel: a library of small tiles cut from the other demo photos, then a classic photomosaic
 // of the same framed portrait at 1080×1350 with 18-px tiles (about as many tiles as the engine's).
@@ -180,6 +182,11 @@ const rows = Object.entries(stages).map(
   ([stage, values]) => `| ${stage} | ${ms(median(values))} | ${ms(quantile(values, 0.95))} |`,
 );
 const floorMedian = median(floor);
+const stage = (name: string) => median(stages[name] ?? []);
+const networkTotal = networks.medians.blazeface + networks.medians.facemesh + networks.medians.selfie;
+/** What ≤ 3× the floor leaves once the floor's own decode and encode and the networks are paid for. */
+const budget = 3 * floorMedian - floorMedian - networkTotal;
+const restOfRender = median(stages.total ?? []) - networkTotal - stage('decode') - stage('encode');
 const lines = [
   '<!-- engine:start -->',
   '## Art engine (`npm run bench -w packages/mosaic`)',
@@ -201,6 +208,14 @@ const lines = [
     `${oneWorker.toFixed(0)} MB, with two ${twoWorkers.toFixed(0)} MB, so about **${(twoWorkers - oneWorker).toFixed(0)} MB per worker** (target ≤ 400 MB).`,
   `- Floor, plain decode → resize → encode of the same photo to 1080×1350: median ${ms(floorMedian)}; ` +
     `the render takes **${(median(total) / floorMedian).toFixed(1)}×** the floor (target ≤ 3×).`,
+  `- Lower bound, the networks alone (zero inputs at their own size, no Human around them, after warm-up; tfjs WASM, ` +
+    `${networks.simd ? 'SIMD' : 'no SIMD'}, ${networks.threads ? 'threads available' : 'one thread'}): ` +
+    `BlazeFace ${networks.inputs.blazeface} ${ms(networks.medians.blazeface)} + FaceMesh ${networks.inputs.facemesh} ` +
+    `${ms(networks.medians.facemesh)} + selfie segmentation ${networks.inputs.selfie} ${ms(networks.medians.selfie)} = ` +
+    `${ms(networkTotal)}, **${(networkTotal / floorMedian).toFixed(1)}×** the floor. With the floor's own decode and encode ` +
+    `that is ${((networkTotal + floorMedian) / floorMedian).toFixed(1)}× before anything is framed, tessellated or painted: ` +
+    `≤ 3× would leave ${ms(Math.max(0, budget))} for everything else (framing, the networks' pre- and post-processing, ` +
+    `5,000 tiles, 1.5 Mpx of painting, the frame); the render spends ${ms(restOfRender)} there.`,
   'missing' in metapixel
     ? `- metapixel could not run here: ${metapixel.missing}`
     : `- Debian metapixel 1.0.2, classic photomosaic of the same framed photo at 1080×1350 with 18-px tiles: ` +

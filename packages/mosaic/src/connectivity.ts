@@ -16,11 +16,17 @@ export function enforceConnectivity(
   seeds: Seeds,
 ): { labels: Int32Array; origin: Int32Array; count: number } {
   const n = width * height;
-  // At most one run per pixel; runs are stored in raster order.
-  const runStart = scratch('run-start', Int32Array, n);
-  const runEnd = scratch('run-end', Int32Array, n);
-  const parent = scratch('run-parent', Int32Array, n);
-  const size = scratch('run-size', Int32Array, n);
+  // Runs are stored in raster order; counting them first keeps the arrays a sixth of the pixels.
+  let capacity = 0;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    capacity++;
+    for (let x = 1; x < width; x++) if (labels[row + x] !== labels[row + x - 1]) capacity++;
+  }
+  const runStart = scratch('run-start', Int32Array, capacity);
+  const runEnd = scratch('run-end', Int32Array, capacity);
+  const parent = scratch('run-parent', Int32Array, capacity);
+  const size = scratch('run-size', Int32Array, capacity);
   let runs = 0;
   let previousFirst = 0;
   let previousLast = 0;

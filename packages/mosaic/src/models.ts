@@ -139,7 +139,7 @@ function registerFileLoader(tf: Tfjs): void {
 function toTensor(tf: Tfjs, rgb: Uint8Array, width: number, height: number): Tensor {
   // tfjs copies the values into the WASM heap, so the scratch array is free again at once.
   const values = scratch('tensor', Float32Array, width * height * 3);
-  for (let i = 0; i < values.length; i++) values[i] = rgb[i] as number;
+  values.set(rgb.subarray(0, values.length));
   return tf.tensor4d(values, [1, height, width, 3]);
 }
 

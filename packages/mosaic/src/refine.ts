@@ -31,10 +31,10 @@ export function refineToFull(
   c: Centres,
   width: number,
   height: number,
-): Int32Array {
+): Uint16Array {
   const hw = half.width;
   const hh = half.height;
-  const labels = scratch('labels', Int32Array, width * height);
+  const labels = scratch('labels', Uint16Array, width * height);
   const { inverseSpacing2, mask, lab } = half;
   const centres = pack(c);
   for (let hy = 0; hy < hh; hy++) {

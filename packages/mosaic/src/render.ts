@@ -56,7 +56,7 @@ export interface RenderDetails extends RenderResult {
   /** Palette index of each tile. */
   colours: Uint8Array;
   /** Tile index of every artwork pixel. */
-  labels: Int32Array;
+  labels: Uint16Array;
   /** Mean person probability of each tile: 0.5 or more is painted from the portrait palette. */
   personByTile: Float32Array;
   /** The painted, framed artwork before JPEG encoding (RGB). */

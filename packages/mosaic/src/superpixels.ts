@@ -21,8 +21,8 @@ const WINDOW = 1.1;
 
 export interface Tiles {
   count: number;
-  /** Tile index of every artwork pixel. */
-  labels: Int32Array;
+  /** Tile index of every artwork pixel (a few thousand tiles: 16 bits are plenty). */
+  labels: Uint16Array;
   /** Mean person probability of each tile (0–1). */
   person: Float32Array;
   /** Intended spacing of each tile in artwork pixels. */
@@ -38,6 +38,8 @@ export function buildTiles(half: HalfImage, seeds: Seeds, width: number, height:
   const relaxed = relax(half, seeds);
   const raw = assign(half, seeds, relaxed);
   const { labels: halfLabels, origin, count } = enforceConnectivity(raw, half.width, half.height, seeds);
+  // Tiles are at least 7.5 px across, so a 1080×1350 artwork has far fewer than 65,536.
+  if (count > 0xffff) throw new Error(`${count} tiles do not fit 16-bit labels`);
   const centres = measure(half, halfLabels, count, origin, seeds);
   const labels = refineToFull(half, halfLabels, centres, width, height);
   const spacing = new Float32Array(count);
