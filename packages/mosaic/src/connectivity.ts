@@ -16,24 +16,27 @@ export function enforceConnectivity(
   seeds: Seeds,
 ): { labels: Int32Array; origin: Int32Array; count: number } {
   const n = width * height;
-  // Runs are stored in raster order; counting them first keeps the arrays a sixth of the pixels.
-  let capacity = 0;
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    capacity++;
-    for (let x = 1; x < width; x++) if (labels[row + x] !== labels[row + x - 1]) capacity++;
-  }
-  const runStart = scratch('run-start', Int32Array, capacity);
-  const runEnd = scratch('run-end', Int32Array, capacity);
-  const parent = scratch('run-parent', Int32Array, capacity);
-  const size = scratch('run-size', Int32Array, capacity);
+  // Runs are stored in raster order. A tile row is several pixels long, so room for one run in
+  // eight pixels is usually plenty; the arrays double when it is not.
+  let capacity = Math.ceil(n / 8);
+  let runStart = scratch('run-start', Int32Array, capacity);
+  let runEnd = scratch('run-end', Int32Array, capacity);
+  let parent = scratch('run-parent', Int32Array, capacity);
+  let size = scratch('run-size', Int32Array, capacity);
+  const grow = () => {
+    capacity *= 2;
+    runStart = grown('run-start', runStart, capacity);
+    runEnd = grown('run-end', runEnd, capacity);
+    parent = grown('run-parent', parent, capacity);
+    size = grown('run-size', size, capacity);
+  };
   let runs = 0;
   let previousFirst = 0;
   let previousLast = 0;
   const find = (run: number): number => {
     let root = run;
     while (parent[root] !== root) root = parent[root] as number;
-    // Path halving keeps later look-ups short.
+    // Pointing the whole path at the root keeps later look-ups short.
     for (let r = run; parent[r] !== root; ) {
       const next = parent[r] as number;
       parent[r] = root;
@@ -49,6 +52,7 @@ export function enforceConnectivity(
       const label = labels[row + x] as number;
       let end = x + 1;
       while (end < width && labels[row + end] === label) end++;
+      if (runs === capacity) grow();
       const run = runs++;
       runStart[run] = row + x;
       runEnd[run] = row + end;
@@ -100,4 +104,11 @@ export function enforceConnectivity(
     for (let i = runStart[run] as number, end = runEnd[run] as number; i < end; i++) out[i] = id;
   }
   return { labels: out, origin: Int32Array.from(origin), count: origin.length };
+}
+
+/** A larger scratch array holding the old one's values. */
+function grown(key: string, old: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  const bigger = scratch(key, Int32Array, length);
+  bigger.set(old);
+  return bigger;
 }

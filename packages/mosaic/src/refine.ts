@@ -1,5 +1,5 @@
 import { scratch } from './scratch.js';
-import { type Centres, type HalfImage, MASK_WEIGHT } from './slic-metric.js';
+import { type Centres, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
 /** Floats per tile in the packed centres: x, y, L, a, b, person share, colour weight, padding. */
 const STRIDE = 8;
@@ -26,7 +26,7 @@ function pack(c: Centres): Float32Array {
  * run as smooth lines instead of 2-pixel stairs and still keep to the photo's edges.
  */
 export function refineToFull(
-  half: HalfImage,
+  half: WorkingImage,
   halfLabels: Int32Array,
   c: Centres,
   width: number,

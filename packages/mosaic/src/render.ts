@@ -22,10 +22,10 @@ import { detectFaces, type HumanFace, segmentPerson } from './models.js';
 import { paintTiles } from './paint.js';
 import { createRandom } from './random.js';
 import { MosaicRefusal } from './refusal.js';
-import { halveFloat, resizeRgb, upsampleMask } from './resample.js';
+import { resizeRgb, upsampleMask } from './resample.js';
 import { scratch, serialised } from './scratch.js';
 import { placeSeeds } from './seeds.js';
-import { buildTiles } from './superpixels.js';
+import { buildTiles, inverseSpacings, quarterOf } from './superpixels.js';
 
 export interface RenderOptions {
   /** The dark "black label" variant. */
@@ -207,7 +207,6 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
     half.height,
     scratch('half-mask', Float32Array, half.width * half.height),
   );
-  const quarterLuma = halveFloat(halfLab, half.width, half.height, 3, 0);
   includeFace(halfMask, half.width, half.height, 2, mesh);
   // Where the framing reaches beyond the photo there is no visitor, only background (even where
   // the face oval above would continue past the edge).
@@ -221,19 +220,11 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
     );
     for (let i = 0; i < halfMask.length; i++) halfMask[i] = (halfMask[i] as number) * (coverage[i] as number);
   }
-  const quarterMask = halveFloat(halfMask, half.width, half.height);
-  const qw = Math.ceil(half.width / 2);
-  const qh = Math.ceil(half.height / 2);
-  const sizeMap = buildSizeMap(quarterLuma, quarterMask, qw, qh, 4, mesh);
-  // 1 / (tile spacing in half-size pixels)², computed per size-map cell and spread over its pixels.
-  const perCell = new Float32Array(sizeMap.sizes.length);
-  for (let i = 0; i < perCell.length; i++)
-    perCell[i] = 4 / ((sizeMap.sizes[i] as number) * (sizeMap.sizes[i] as number));
-  const inverseSpacing2 = scratch('inverse-spacing', Float32Array, half.width * half.height);
-  for (let y = 0, i = 0; y < half.height; y++) {
-    const row = (y >> 1) * qw;
-    for (let x = 0; x < half.width; x++, i++) inverseSpacing2[i] = perCell[row + (x >> 1)] as number;
-  }
+  const quarter = quarterOf(halfLab, halfMask, half.width, half.height);
+  const quarterLuma = scratch('quarter-luma', Float32Array, quarter.mask.length);
+  for (let i = 0; i < quarterLuma.length; i++) quarterLuma[i] = quarter.lab[i * 3] as number;
+  const sizeMap = buildSizeMap(quarterLuma, quarter.mask, quarter.width, quarter.height, 4, mesh);
+  const spacing = inverseSpacings(sizeMap, half.width, half.height);
   const random = createRandom(seed);
   const isPerson = (x: number, y: number) => {
     const hx = Math.min(half.width - 1, Math.max(0, Math.floor(x / 2)));
@@ -242,7 +233,8 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
   };
   const seeds = placeSeeds(sizeMap, isPerson, width, height, framing.target, random);
   const tiles = buildTiles(
-    { width: half.width, height: half.height, lab: halfLab, mask: halfMask, inverseSpacing2 },
+    { width: half.width, height: half.height, lab: halfLab, mask: halfMask, inverseSpacing2: spacing.half },
+    { ...quarter, inverseSpacing2: spacing.quarter },
     seeds,
     width,
     height,

@@ -53,25 +53,3 @@ export function upsampleMask(
   }
   return out;
 }
-
-/** Averages 2×2 blocks of a float map (odd sizes repeat the last row or column). */
-export function halveFloat(v: Float32Array, width: number, height: number, stride = 1, offset = 0): Float32Array {
-  const w = Math.ceil(width / 2);
-  const h = Math.ceil(height / 2);
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const y0 = y * 2;
-    const y1 = Math.min(height - 1, y0 + 1);
-    for (let x = 0; x < w; x++) {
-      const x0 = x * 2;
-      const x1 = Math.min(width - 1, x0 + 1);
-      out[y * w + x] =
-        ((v[(y0 * width + x0) * stride + offset] as number) +
-          (v[(y0 * width + x1) * stride + offset] as number) +
-          (v[(y1 * width + x0) * stride + offset] as number) +
-          (v[(y1 * width + x1) * stride + offset] as number)) /
-        4;
-    }
-  }
-  return out;
-}

@@ -9,8 +9,8 @@ export const COMPACTNESS = 18;
 /** Weight of a full person/background mismatch, in squared tile spacings. */
 export const MASK_WEIGHT = 4;
 
-/** The working image at half resolution. */
-export interface HalfImage {
+/** The photo under the artwork at a reduced resolution (half or a quarter of the artwork's). */
+export interface WorkingImage {
   width: number;
   height: number;
   lab: Float32Array;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom } from './random.js';
 import { placeSeeds } from './seeds.js';
-import { buildTiles } from './superpixels.js';
+import { buildTiles, quarterOf } from './superpixels.js';
 
 /**
  * The tessellation on a synthetic picture: a dark and a light half meeting on a vertical edge that
@@ -32,8 +32,12 @@ function scene() {
     height: height / 4,
     cell: 4,
   };
+  const quarter = {
+    ...quarterOf(half.lab, half.mask, hw, hh),
+    inverseSpacing2: new Float32Array((hw / 2) * (hh / 2)).fill(1 / (size / 4) ** 2),
+  };
   const seeds = placeSeeds(map, () => true, width, height, { x: width / 2, y: height / 2 }, createRandom(1));
-  return { half, seeds };
+  return { half, quarter, seeds };
 }
 
 describe('tessellation', () => {
@@ -44,8 +48,8 @@ describe('tessellation', () => {
   });
 
   it('grows tiles that follow an edge instead of crossing it', () => {
-    const { half, seeds } = scene();
-    const tiles = buildTiles(half, seeds, width, height);
+    const { half, quarter, seeds } = scene();
+    const tiles = buildTiles(half, quarter, seeds, width, height);
     const left = new Float64Array(tiles.count);
     const total = new Float64Array(tiles.count);
     for (let y = 0; y < height; y++) {
@@ -66,8 +70,8 @@ describe('tessellation', () => {
   });
 
   it('leaves no pixel without a tile and no tile in pieces', () => {
-    const { half, seeds } = scene();
-    const tiles = buildTiles(half, seeds, width, height);
+    const { half, quarter, seeds } = scene();
+    const tiles = buildTiles(half, quarter, seeds, width, height);
     const seen = new Uint8Array(tiles.count);
     for (const t of tiles.labels.subarray(0, width * height)) {
       expect(t).toBeGreaterThanOrEqual(0);

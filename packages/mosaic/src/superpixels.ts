@@ -1,10 +1,11 @@
 import { enforceConnectivity } from './connectivity.js';
+import type { SizeMap } from './detail.js';
 import { refineToFull } from './refine.js';
 import { scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
-import { type Centres, COMPACTNESS, createCentres, type HalfImage, MASK_WEIGHT } from './slic-metric.js';
+import { type Centres, COMPACTNESS, createCentres, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
-export type { HalfImage } from './slic-metric.js';
+export type { WorkingImage } from './slic-metric.js';
 
 /**
  * Search window radius in tile spacings. SLIC's is one spacing; a tenth more leaves no pixel
@@ -34,8 +35,14 @@ export interface Tiles {
   lab: Float32Array;
 }
 
-export function buildTiles(half: HalfImage, seeds: Seeds, width: number, height: number): Tiles {
-  const relaxed = relax(half, seeds);
+export function buildTiles(
+  half: WorkingImage,
+  quarter: WorkingImage,
+  seeds: Seeds,
+  width: number,
+  height: number,
+): Tiles {
+  const relaxed = relax(half, quarter, seeds);
   const raw = assign(half, seeds, relaxed);
   const { labels: halfLabels, origin, count } = enforceConnectivity(raw, half.width, half.height, seeds);
   // Tiles are at least 7.5 px across, so a 1080×1350 artwork has far fewer than 65,536.
@@ -57,14 +64,20 @@ export function buildTiles(half: HalfImage, seeds: Seeds, width: number, height:
   return { count, labels, person: centres.m, spacing, x, y, lab };
 }
 
-/** The working image at half its resolution again (2×2 means), for the relaxation step. */
-function quarterOf(half: HalfImage): HalfImage {
-  const { width, height } = half;
+/**
+ * The working image at a quarter of the artwork's resolution (2×2 means of the half-resolution
+ * colour and person mask), for the size map and the relaxation step.
+ */
+export function quarterOf(
+  lab: Float32Array,
+  mask: Float32Array,
+  width: number,
+  height: number,
+): { width: number; height: number; lab: Float32Array; mask: Float32Array } {
   const qw = Math.ceil(width / 2);
   const qh = Math.ceil(height / 2);
-  const lab = scratch('quarter-lab', Float32Array, qw * qh * 3);
-  const mask = scratch('quarter-mask', Float32Array, qw * qh);
-  const inverseSpacing2 = scratch('quarter-spacing', Float32Array, qw * qh);
+  const quarterLab = scratch('quarter-lab', Float32Array, qw * qh * 3);
+  const quarterMask = scratch('quarter-mask', Float32Array, qw * qh);
   for (let y = 0, q = 0; y < qh; y++) {
     const row0 = y * 2 * width;
     const row1 = Math.min(height - 1, y * 2 + 1) * width;
@@ -75,25 +88,40 @@ function quarterOf(half: HalfImage): HalfImage {
       const c = row1 + x * 2;
       const d = row1 + x1;
       for (let k = 0; k < 3; k++) {
-        lab[q * 3 + k] =
-          ((half.lab[a * 3 + k] as number) +
-            (half.lab[b * 3 + k] as number) +
-            (half.lab[c * 3 + k] as number) +
-            (half.lab[d * 3 + k] as number)) *
+        quarterLab[q * 3 + k] =
+          ((lab[a * 3 + k] as number) +
+            (lab[b * 3 + k] as number) +
+            (lab[c * 3 + k] as number) +
+            (lab[d * 3 + k] as number)) *
           0.25;
       }
-      mask[q] =
-        ((half.mask[a] as number) + (half.mask[b] as number) + (half.mask[c] as number) + (half.mask[d] as number)) *
-        0.25;
-      // Pixels twice as large: a tile spacing counts half as many of them.
-      inverseSpacing2[q] =
-        (half.inverseSpacing2[a] as number) +
-        (half.inverseSpacing2[b] as number) +
-        (half.inverseSpacing2[c] as number) +
-        (half.inverseSpacing2[d] as number);
+      quarterMask[q] = ((mask[a] as number) + (mask[b] as number) + (mask[c] as number) + (mask[d] as number)) * 0.25;
     }
   }
-  return { width: qw, height: qh, lab, mask, inverseSpacing2 };
+  return { width: qw, height: qh, lab: quarterLab, mask: quarterMask };
+}
+
+/**
+ * 1 / (tile spacing)² for every pixel at half and at a quarter of the artwork's resolution, from
+ * a size map whose cells are 4 artwork pixels (one quarter-resolution pixel) wide.
+ */
+export function inverseSpacings(
+  sizeMap: SizeMap,
+  halfWidth: number,
+  halfHeight: number,
+): { half: Float32Array; quarter: Float32Array } {
+  const quarter = scratch('quarter-spacing', Float32Array, sizeMap.sizes.length);
+  for (let i = 0; i < quarter.length; i++) {
+    // A spacing of s artwork pixels is s / 4 quarter-resolution pixels.
+    quarter[i] = 16 / ((sizeMap.sizes[i] as number) * (sizeMap.sizes[i] as number));
+  }
+  const half = scratch('half-spacing', Float32Array, halfWidth * halfHeight);
+  for (let y = 0, i = 0; y < halfHeight; y++) {
+    const row = (y >> 1) * sizeMap.width;
+    // Half-resolution pixels are half as large: the same spacing counts half as many of them.
+    for (let x = 0; x < halfWidth; x++, i++) half[i] = (quarter[row + (x >> 1)] as number) * 0.25;
+  }
+  return { half, quarter };
 }
 
 /**
@@ -102,8 +130,7 @@ function quarterOf(half: HalfImage): HalfImage {
  * start the colour-aware pass. Its centroids are only a starting point, so it runs at a quarter
  * of the artwork's resolution, where it costs a quarter as much.
  */
-function relax(half: HalfImage, seeds: Seeds): Centres {
-  const quarter = quarterOf(half);
+function relax(half: WorkingImage, quarter: WorkingImage, seeds: Seeds): Centres {
   const { width, height, lab, mask, inverseSpacing2 } = quarter;
   const k = seeds.count;
   const n = width * height;
@@ -181,7 +208,7 @@ function relax(half: HalfImage, seeds: Seeds): Centres {
  * The SLIC assignment at half resolution: each pixel joins the centre nearest in position (in
  * tile spacings), person mask and, for the visitor's tiles, colour, so tiles follow edges.
  */
-function assign(half: HalfImage, seeds: Seeds, c: Centres): Int32Array {
+function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
   const { width, height, lab, mask, inverseSpacing2 } = half;
   const n = width * height;
   const labels = scratch('cluster-labels', Int32Array, n).fill(-1);
@@ -236,7 +263,7 @@ function assign(half: HalfImage, seeds: Seeds, c: Centres): Int32Array {
   return labels;
 }
 
-function measure(half: HalfImage, labels: Int32Array, count: number, origin: Int32Array, seeds: Seeds): Centres {
+function measure(half: WorkingImage, labels: Int32Array, count: number, origin: Int32Array, seeds: Seeds): Centres {
   const sums = new Float64Array(count * 7);
   const { width, height, lab, mask } = half;
   for (let y = 0, i = 0; y < height; y++) {
