@@ -8,6 +8,7 @@ import type { Seeds } from './seeds.js';
  * Works on runs (a row's stretch of one label) joined with the runs they touch in the row above
  * by union–find, so it costs one pass over the pixels. Pieces are numbered in the order of their
  * first pixel; a speck joins the piece left of its first pixel (above it, at the left edge).
+ * The tile ids replace the labels in place.
  */
 export function enforceConnectivity(
   labels: Int32Array,
@@ -77,7 +78,8 @@ export function enforceConnectivity(
     previousLast = runs;
   }
 
-  const out = scratch('tile-labels', Int32Array, n);
+  // Runs are relabelled in raster order, so the pixels left of and above a run already hold tile ids.
+  const out = labels;
   // The tile id of each root run, once decided.
   const tileOf = scratch('run-tile', Int32Array, runs).fill(-1);
   const origin: number[] = [];

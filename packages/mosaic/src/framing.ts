@@ -241,6 +241,17 @@ export function photoCoverage(
   reduction: number,
   out = new Float32Array(Math.round(LAYOUT.width / reduction) * Math.round(LAYOUT.height / reduction)),
 ): Float32Array {
+  return fadeBeyondPhoto(out.fill(1), framing, width, height, reduction);
+}
+
+/** Multiplies a map at artwork size divided by `reduction` by photoCoverage, in place. */
+export function fadeBeyondPhoto(
+  map: Float32Array,
+  framing: Framing,
+  width: number,
+  height: number,
+  reduction: number,
+): Float32Array {
   const ow = Math.round(LAYOUT.width / reduction);
   const oh = Math.round(LAYOUT.height / reduction);
   const tx = framing.target.x / reduction;
@@ -257,8 +268,8 @@ export function photoCoverage(
       // Distance inside the nearest photo edge, in artwork pixels (negative outside).
       const inside = Math.min(Math.min(sx, width - sx), Math.min(sy, height - sy)) * framing.scale;
       const t = Math.min(1, Math.max(0, (inside - COVERAGE_OFFSET) / COVERAGE_FADE));
-      out[o] = t * t * (3 - 2 * t);
+      if (t < 1) map[o] = (map[o] as number) * Math.fround(t * t * (3 - 2 * t));
     }
   }
-  return out;
+  return map;
 }

@@ -9,10 +9,10 @@ import { chooseFace, FACE_LIMITS, type FaceGeometry, geometryOf, meanLuma, meshO
 import {
   computeFraming,
   type Framing,
+  fadeBeyondPhoto,
   fillsCanvas,
   fitToPhoto,
   fromArtwork,
-  photoCoverage,
   rollDegrees,
   toArtwork,
   warpToArtwork,
@@ -211,14 +211,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
   // Where the framing reaches beyond the photo there is no visitor, only background (even where
   // the face oval above would continue past the edge).
   if (!fillsCanvas(framing, small.width, small.height)) {
-    const coverage = photoCoverage(
-      framing,
-      small.width,
-      small.height,
-      2,
-      scratch('coverage', Float32Array, half.width * half.height),
-    );
-    for (let i = 0; i < halfMask.length; i++) halfMask[i] = (halfMask[i] as number) * (coverage[i] as number);
+    fadeBeyondPhoto(halfMask, framing, small.width, small.height, 2);
   }
   const quarter = quarterOf(halfLab, halfMask, half.width, half.height);
   const quarterLuma = scratch('quarter-luma', Float32Array, quarter.mask.length);
