@@ -236,10 +236,13 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
 
   const variant = blacklabel ? 'blacklabel' : 'standard';
   const overlay = await frameOverlay(variant);
-  // Under an opaque frame nothing painted would show.
-  const window = overlay.opaqueOutside
-    ? { left: overlay.innerLeft, top: overlay.innerTop, right: overlay.innerRight, bottom: overlay.innerBottom }
-    : undefined;
+  // Under the opaque frame nothing painted would show.
+  const window = {
+    left: overlay.innerLeft,
+    top: overlay.innerTop,
+    right: overlay.innerRight,
+    bottom: overlay.innerBottom,
+  };
   const painted = paintTiles(
     tiles,
     width,
