@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -10,6 +9,7 @@ import { createDatabase, startPostgres, startRedis } from '../../apps/server/src
 import { facePhoto } from '../../e2e/support/fixtures.js';
 import { type RunningServer, startServer } from '../../e2e/support/server-process.js';
 import { machine, table, writeSection } from './report.js';
+import { holdStreams } from './streams.js';
 import { Visitor } from './visitor.js';
 
 /**
@@ -131,45 +131,6 @@ async function pollLatency(url: string, jobId: string) {
   };
 }
 
-/** Opens `count` event streams spread over `jobIds` and resolves once each has its first message. */
-function openStreams(url: string, jobIds: string[], count: number): Promise<() => void> {
-  const closers: (() => void)[] = [];
-  let opened = 0;
-  return new Promise((done, fail) => {
-    const openOne = (i: number) => {
-      const req = request(`${url}/api/queue/stream/${jobIds[i % jobIds.length]}`, { agent: false }, (res) => {
-        if (res.statusCode !== 200) return fail(new Error(`Stream answered ${res.statusCode}`));
-        res.on('error', () => {
-          // Our own destroy() at the end resets the connection; a failure before the first message rejects.
-        });
-        res.once('data', () => {
-          opened += 1;
-          if (opened === count) done(() => closers.forEach((close) => void close()));
-        });
-      });
-      req.on('error', fail);
-      req.end();
-      closers.push(() => req.destroy());
-    };
-    let next = 0;
-    const batch = () => {
-      for (let k = 0; k < 500 && next < count; k++) openOne(next++);
-      if (next < count) setTimeout(batch, 50);
-    };
-    batch();
-  });
-}
-
-/** Resident memory of the server before and while it holds STREAMS streams on the last 100 waiting jobs. */
-async function streamMemory(server: RunningServer, waitingIds: string[]) {
-  const before = server.rssMb();
-  const closeStreams = await openStreams(server.url, waitingIds.slice(-100), STREAMS);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const withStreams = server.rssMb();
-  closeStreams();
-  return { before, with: withStreams };
-}
-
 async function main() {
   const photoFile = await facePhoto();
   const photo = await readFile(photoFile);
@@ -184,14 +145,14 @@ async function main() {
       scale2: await scaleThroughput(shared, photo, 2),
     };
 
-    // Embedded: one process, one render thread working through the 10,000.
+    // Embedded: the HTTP process and its render process, one render thread working through the 10,000.
     console.error('scale bench: embedded with 10,000 waiting…');
     const embeddedDir = mkdtempSync(join(tmpdir(), 'selfie-mosaic-bench-embedded-'));
     const embeddedIds = await prefill({ dataDir: embeddedDir }, photoFile);
     const embedded = await startServer({ ...open, WORKERS: '1', DATA_DIR: embeddedDir });
     const embeddedPoll = await pollLatency(embedded.url, embeddedIds.at(-1) as string);
     console.error('scale bench: embedded streams…');
-    const embeddedRss = await streamMemory(embedded, embeddedIds);
+    const embeddedRss = await holdStreams(embedded, embeddedIds.slice(-100), STREAMS);
     await embedded.stop();
     rmSync(embeddedDir, { recursive: true, force: true });
 
@@ -215,7 +176,7 @@ async function main() {
     const api = await startServer({ ...env, ROLE: 'api' });
     const scalePoll = await pollLatency(api.url, scaleIds.at(-1) as string);
     console.error('scale bench: ROLE=api streams…');
-    const scaleRss = await streamMemory(api, scaleIds);
+    const scaleRss = await holdStreams(api, scaleIds.slice(-100), STREAMS);
     await api.stop();
     rmSync(storageDir, { recursive: true, force: true });
 
@@ -250,8 +211,8 @@ async function main() {
           ],
           ['polls/s (one process)', embeddedPoll.rps.toLocaleString('en'), scalePoll.rps.toLocaleString('en')],
           [
-            `memory (RSS) before / with ${STREAMS.toLocaleString('en')} open streams`,
-            `${embeddedRss.before.toFixed(0)} MB / ${embeddedRss.with.toFixed(0)} MB (API + render thread)`,
+            `memory (RSS) of the process answering HTTP, before / with ${STREAMS.toLocaleString('en')} open streams (highest in 10 s)`,
+            `${embeddedRss.before.toFixed(0)} MB / ${embeddedRss.with.toFixed(0)} MB (HTTP process; its render process ${embeddedRss.renderWith.toFixed(0)} MB)`,
             `${scaleRss.before.toFixed(0)} MB / ${scaleRss.with.toFixed(0)} MB (ROLE=api process)`,
           ],
         ],

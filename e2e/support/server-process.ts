@@ -9,8 +9,10 @@ const root = resolve(import.meta.dirname, '../..');
 export interface RunningServer {
   url: string;
   pid: number;
-  /** Resident memory of the whole server process (main thread and worker threads), in MB. */
+  /** Resident memory of the server process, the one answering HTTP, in MB. */
   rssMb(): number;
+  /** Resident memory of its child processes (the render process: worker threads and face models), in MB. */
+  childRssMb(): number;
   /** CPU time the server's main thread (the one answering HTTP) has used so far, in seconds. */
   cpuSeconds(): number;
   stop(): Promise<void>;
@@ -31,6 +33,10 @@ function residentMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
   return kb / 1024;
+}
+
+function childPids(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
 }
 
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ), 100 on Linux. */
@@ -76,6 +82,7 @@ export async function startServer(
     url,
     pid,
     rssMb: () => residentMb(pid),
+    childRssMb: () => childPids(pid).reduce((sum, child) => sum + residentMb(child), 0),
     cpuSeconds: () => cpuSecondsOf(pid),
     async stop() {
       child.kill('SIGTERM');

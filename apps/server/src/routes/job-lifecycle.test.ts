@@ -198,6 +198,8 @@ describe('the event stream', () => {
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(stream.headers['x-accel-buffering']).toBe('no');
+    expect(stream.headers['cache-control']).toBe('no-cache, no-transform');
+    expect(stream.headers['x-content-type-options']).toBe('nosniff');
     expect(stream.body).toContain(': ping\n\n');
     const data = stream.body
       .split('\n')

@@ -38,6 +38,7 @@ export function queueRoutes(app: App, { backend, hub, pollBudget }: Services): v
     {
       // A HEAD request must not open a stream that nobody reads.
       exposeHeadRoute: false,
+      config: { eventStream: true },
       schema: {
         summary: 'Event stream of a job: one `data:` JSON message (status, queue_position, error_message) per change',
         params: jobParamsSchema,

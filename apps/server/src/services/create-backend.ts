@@ -2,9 +2,6 @@ import type { StorageConfig } from '../config.js';
 import { DiskStorage } from './embedded/disk-storage.js';
 import { MemoryStatusEvents } from './embedded/memory-events.js';
 import { SqliteJobQueue } from './embedded/sqlite-queue.js';
-import { BullJobQueue } from './scale/bull-queue.js';
-import { RedisStatusEvents } from './scale/redis-events.js';
-import { S3Storage } from './scale/s3-storage.js';
 import { openPostgres, openSqlite } from './sql/connect.js';
 import type { Db } from './sql/schema.js';
 import { SqlConsentStore, SqlJobStore, SqlPageviewStore } from './sql/sql-store.js';
@@ -25,23 +22,32 @@ export interface BackendOptions {
 /**
  * Picks the adapters: embedded (SQLite, in-process queue, in-memory events) or scale (PostgreSQL,
  * BullMQ, Redis pub/sub); files on a directory or S3 in either mode. Stores share one Kysely query code.
+ * The scale adapters' client libraries are imported only when chosen: together they cost an embedded
+ * process about 40 MB it would never use.
  */
 export async function createBackend(options: BackendOptions): Promise<Backend> {
-  const storage = await openStorage(options.storage ?? { kind: 'directory', dir: options.dataDir });
+  const { storage, closeStorage } = await openStorage(options.storage ?? { kind: 'directory', dir: options.dataDir });
   let db: Db;
   let queue: JobQueue;
   let events: StatusEvents;
+  let disconnectQueue = async () => {};
   if (options.scale) {
     const { redisUrl, databaseUrl, queueName, lockDurationMs } = options.scale;
+    const [{ BullJobQueue }, { RedisStatusEvents }] = await Promise.all([
+      import('./scale/bull-queue.js'),
+      import('./scale/redis-events.js'),
+    ]);
     db = await openPostgres(databaseUrl);
     const onError = options.onError;
-    queue = new BullJobQueue({
+    const bull = new BullJobQueue({
       redisUrl,
       name: queueName,
       maxAttempts: options.maxAttempts ?? 3,
       lockDurationMs,
       ...(onError ? { onError } : {}),
     });
+    queue = bull;
+    disconnectQueue = () => bull.disconnect();
     events = new RedisStatusEvents(redisUrl, queueName, onError);
   } else {
     const embedded = await openSqlite(options.dataDir);
@@ -58,17 +64,21 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     storage,
     async close() {
       await events.close();
-      if (queue instanceof BullJobQueue) await queue.disconnect();
-      if (storage instanceof S3Storage) storage.close();
+      await disconnectQueue();
+      closeStorage();
       // Closes the SQLite file or the PostgreSQL pool.
       await db.destroy();
     },
   };
 }
 
-async function openStorage(config: StorageConfig): Promise<FileStorage> {
-  if (config.kind === 's3') return new S3Storage(config);
+async function openStorage(config: StorageConfig): Promise<{ storage: FileStorage; closeStorage: () => void }> {
+  if (config.kind === 's3') {
+    const { S3Storage } = await import('./scale/s3-storage.js');
+    const s3 = new S3Storage(config);
+    return { storage: s3, closeStorage: () => s3.close() };
+  }
   const disk = new DiskStorage(config.dir);
   await disk.init();
-  return disk;
+  return { storage: disk, closeStorage: () => {} };
 }

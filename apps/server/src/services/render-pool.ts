@@ -1,8 +1,15 @@
+import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import { Piscina } from 'piscina';
-import type { RenderOutcome, RenderTask, RenderWorkerData } from '../worker/render-task.js';
+import type {
+  HostReply,
+  HostRequest,
+  RenderHostOptions,
+  RenderOutcome,
+  RenderTask,
+  RenderWorkerData,
+} from '../worker/render-task.js';
 
 export interface RenderPool {
   render(task: RenderTask): Promise<RenderOutcome>;
@@ -12,34 +19,102 @@ export interface RenderPool {
 }
 
 /**
- * The worker runs compiled JavaScript from dist even when the server itself runs from source (tests),
- * so the engine loads exactly as it does in production.
+ * The render process runs compiled JavaScript from dist even when the server itself runs from source
+ * (tests), so the engine loads exactly as it does in production.
  */
-export function renderWorkerFile(): string {
-  const here = fileURLToPath(new URL('../worker/render-worker.js', import.meta.url));
+export function renderHostFile(): string {
+  const here = fileURLToPath(new URL('../worker/render-host.js', import.meta.url));
   const compiled = here.replace(/([\\/])src([\\/])worker([\\/])/, '$1dist$2worker$3');
   if (!existsSync(compiled)) {
-    throw new Error(`Render worker not built: expected ${compiled}. Run \`npx tsc -b\` first.`);
+    throw new Error(`Render process not built: expected ${compiled}. Run \`npx tsc -b\` first.`);
   }
   return compiled;
 }
 
-/** One worker thread per configured worker; the job queue never hands the pool more than it has threads. */
+/** How long a closing render process may take to finish its renders before it is killed. */
+const CLOSE_TIMEOUT_MS = 60_000;
+
+interface Pending {
+  done(reply: HostReply): void;
+  fail(error: Error): void;
+}
+
+/**
+ * The worker pool (piscina, one thread per configured worker) lives in a child process of its own, so
+ * the process that answers HTTP never holds the face models. A render process that dies (a native crash,
+ * the out-of-memory killer) fails only its running renders, which the job runner retries; the next
+ * render starts a new one.
+ */
 export function createRenderPool(options: { threads: number; log: FastifyBaseLogger } & RenderWorkerData): RenderPool {
-  const piscina = new Piscina({
-    filename: renderWorkerFile(),
-    minThreads: options.threads,
-    maxThreads: options.threads,
-    idleTimeout: Number.POSITIVE_INFINITY,
-    workerData: { crashAttempts: options.crashAttempts } satisfies RenderWorkerData,
-  });
-  // A worker that dies mid-task rejects that task (the job runner retries it); the process carries on.
-  piscina.on('error', (err) => options.log.warn({ err }, 'render worker thread failed'));
+  const hostFile = renderHostFile();
+  const pending = new Map<number, Pending>();
+  let nextId = 0;
+  let child: ChildProcess | undefined;
+  let closing: Promise<void> | undefined;
+
+  const start = (): ChildProcess => {
+    const hostOptions: RenderHostOptions = { threads: options.threads, crashAttempts: options.crashAttempts };
+    // Structured clone carries the photo and the artwork as bytes; no execArgv of the parent (test loaders).
+    const started = fork(hostFile, [JSON.stringify(hostOptions)], { serialization: 'advanced', execArgv: [] });
+    started.on('message', (reply: HostReply) => {
+      if (reply.kind === 'thread-failed') {
+        options.log.warn({ err: new Error(reply.message) }, 'render worker thread failed');
+        return;
+      }
+      const waiting = pending.get(reply.id);
+      pending.delete(reply.id);
+      waiting?.done(reply);
+    });
+    started.on('exit', (code, signal) => {
+      if (child === started) child = undefined;
+      if (!closing) options.log.error({ code, signal }, 'render process exited; the next render starts a new one');
+      const lost = new Error(`The render process exited (${signal ?? `code ${code}`})`);
+      for (const waiting of pending.values()) waiting.fail(lost);
+      pending.clear();
+    });
+    return started;
+  };
+
+  const send = (request: (id: number) => HostRequest): Promise<HostReply> => {
+    if (closing) return Promise.reject(new Error('The render pool is closed'));
+    child ??= start();
+    const id = nextId++;
+    const target = child;
+    return new Promise((done, fail) => {
+      pending.set(id, { done, fail });
+      target.send(request(id), (error) => {
+        if (!error || !pending.delete(id)) return;
+        fail(error);
+      });
+    });
+  };
+
   return {
-    render: (task) => piscina.run(task) as Promise<RenderOutcome>,
-    async warmUp() {
-      await Promise.all(Array.from({ length: options.threads }, () => piscina.run(null, { name: 'warmUp' })));
+    async render(task) {
+      const reply = await send((id) => ({ kind: 'render', id, task }));
+      if (reply.kind === 'rendered') return reply.outcome;
+      throw new Error(reply.kind === 'failed' ? reply.message : `unexpected reply ${reply.kind}`);
     },
-    close: () => piscina.close(),
+    async warmUp() {
+      const replies = await Promise.all(
+        Array.from({ length: options.threads }, () => send((id) => ({ kind: 'warm-up', id }))),
+      );
+      const failed = replies.find((reply) => reply.kind === 'failed');
+      if (failed?.kind === 'failed') throw new Error(failed.message);
+    },
+    close() {
+      closing ??= new Promise<void>((done) => {
+        const running = child;
+        if (!running || running.exitCode !== null || running.signalCode !== null) return done();
+        const timeout = setTimeout(() => running.kill('SIGKILL'), CLOSE_TIMEOUT_MS);
+        running.once('exit', () => {
+          clearTimeout(timeout);
+          done();
+        });
+        // Closing the channel tells the render process to finish its renders and leave.
+        running.disconnect();
+      });
+      return closing;
+    },
   };
 }

@@ -16,3 +16,18 @@ export interface RenderWorkerData {
   /** Test hook: exit the thread during attempts 1…n of each job, a real crash mid-job. */
   crashAttempts: number;
 }
+
+/** What the render process is started with (its one command-line argument, as JSON). */
+export interface RenderHostOptions extends RenderWorkerData {
+  threads: number;
+}
+
+/** HTTP process → render process, over the IPC channel. */
+export type HostRequest = { kind: 'render'; id: number; task: RenderTask } | { kind: 'warm-up'; id: number };
+
+/** Render process → HTTP process: the answer to request `id`, or a thread failure worth logging. */
+export type HostReply =
+  | { kind: 'rendered'; id: number; outcome: RenderOutcome }
+  | { kind: 'warm'; id: number }
+  | { kind: 'failed'; id: number; message: string }
+  | { kind: 'thread-failed'; message: string };

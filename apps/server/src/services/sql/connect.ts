@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 import type { Db, Tables } from './schema.js';
 
@@ -45,6 +44,8 @@ export async function openSqlite(dataDir: string): Promise<{ db: Db; sqlite: Sql
 
 /** Connects to PostgreSQL (`DATABASE_URL`) with a small pool and brings the schema up to date. */
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
+  // Only scale mode needs the PostgreSQL client: an embedded process never loads it.
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   try {
