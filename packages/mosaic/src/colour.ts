@@ -114,22 +114,10 @@ export function createPalette(hexes: readonly string[]): Palette {
  * plain scan.
  */
 export function nearestColour(palette: Palette, l: number, a: number, b: number, lightWeight = 1): number {
-  const { lab, byLightness, sortedLightness } = palette;
+  const { byLightness, sortedLightness } = palette;
   const chroma = Math.hypot(a, b);
   let best = 0;
   let bestDistance = Number.POSITIVE_INFINITY;
-  const consider = (i: number) => {
-    const o = i * 3;
-    const dl = l - (lab[o] as number);
-    const da = a - (lab[o + 1] as number);
-    const db = b - (lab[o + 2] as number);
-    const excess = Math.max(0, (palette.chroma[i] as number) - chroma);
-    const distance = lightWeight * dl * dl + da * da + db * db + excess * excess;
-    if (distance < bestDistance || (distance === bestDistance && i < best)) {
-      bestDistance = distance;
-      best = i;
-    }
-  };
   // First position whose lightness is at least l.
   let low = 0;
   let high = palette.size;
@@ -145,8 +133,30 @@ export function nearestColour(palette: Palette, l: number, a: number, b: number,
     const downGap = down >= 0 ? l - (sortedLightness[down] as number) : Number.POSITIVE_INFINITY;
     const gap = Math.min(upGap, downGap);
     if (lightWeight * gap * gap > bestDistance) break;
-    if (upGap <= downGap) consider(byLightness[up++] as number);
-    else consider(byLightness[down--] as number);
+    const i = upGap <= downGap ? (byLightness[up++] as number) : (byLightness[down--] as number);
+    const distance = colourDistance(palette, i, l, a, b, chroma, lightWeight);
+    if (distance < bestDistance || (distance === bestDistance && i < best)) {
+      bestDistance = distance;
+      best = i;
+    }
   }
   return best;
+}
+
+/** The distance nearestColour minimises, to palette colour `i`. */
+function colourDistance(
+  palette: Palette,
+  i: number,
+  l: number,
+  a: number,
+  b: number,
+  chroma: number,
+  lightWeight: number,
+): number {
+  const o = i * 3;
+  const dl = l - (palette.lab[o] as number);
+  const da = a - (palette.lab[o + 1] as number);
+  const db = b - (palette.lab[o + 2] as number);
+  const excess = Math.max(0, (palette.chroma[i] as number) - chroma);
+  return lightWeight * dl * dl + da * da + db * db + excess * excess;
 }
