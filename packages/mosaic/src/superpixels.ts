@@ -266,16 +266,32 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
 function measure(half: WorkingImage, labels: Int32Array, count: number, origin: Int32Array, seeds: Seeds): Centres {
   const sums = new Float64Array(count * 7);
   const { width, height, lab, mask } = half;
-  for (let y = 0, i = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, i++) {
-      const o = (labels[i] as number) * 7;
-      sums[o] = (sums[o] as number) + 1;
-      sums[o + 1] = (sums[o + 1] as number) + x;
-      sums[o + 2] = (sums[o + 2] as number) + y;
-      sums[o + 3] = (sums[o + 3] as number) + (lab[i * 3] as number);
-      sums[o + 4] = (sums[o + 4] as number) + (lab[i * 3 + 1] as number);
-      sums[o + 5] = (sums[o + 5] as number) + (lab[i * 3 + 2] as number);
-      sums[o + 6] = (sums[o + 6] as number) + (mask[i] as number);
+  // Row by row in runs of one tile: the sums are added to the tile's once per run.
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; ) {
+      const t = labels[row + x] as number;
+      let l = 0;
+      let a = 0;
+      let b = 0;
+      let m = 0;
+      let end = x;
+      for (let i = row + x; end < width && labels[i] === t; end++, i++) {
+        l += lab[i * 3] as number;
+        a += lab[i * 3 + 1] as number;
+        b += lab[i * 3 + 2] as number;
+        m += mask[i] as number;
+      }
+      const n = end - x;
+      const o = t * 7;
+      sums[o] = (sums[o] as number) + n;
+      sums[o + 1] = (sums[o + 1] as number) + ((x + end - 1) * n) / 2;
+      sums[o + 2] = (sums[o + 2] as number) + y * n;
+      sums[o + 3] = (sums[o + 3] as number) + l;
+      sums[o + 4] = (sums[o + 4] as number) + a;
+      sums[o + 5] = (sums[o + 5] as number) + b;
+      sums[o + 6] = (sums[o + 6] as number) + m;
+      x = end;
     }
   }
   const c = createCentres(count);
