@@ -69,8 +69,12 @@ export interface RenderDetails extends RenderResult {
  */
 const DETECT_SIDE = 800;
 const DETECTOR_INPUT = 512;
+/**
+ * The selfie model's own input size: the framed photo is resized to it in one step (the model
+ * sees it squeezed to a square either way), so Human has nothing to resize on the way in or out.
+ */
 const MASK_WIDTH = 256;
-const MASK_HEIGHT = 320;
+const MASK_HEIGHT = 256;
 const DEFAULT_SEED = 1;
 const PORTRAIT = createPalette(PORTRAIT_COLOURS);
 const PATTERNS = {
