@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { createMetrics, registerMetricsRoute } from './plugins/metrics.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { closeSilentConnections } from './plugins/silent-connections.js';
 import { registerWeb } from './plugins/web.js';
 import { registerXsrf } from './plugins/xsrf.js';
 import { analyticsRoutes } from './routes/analytics.js';
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerErrorHandler(app);
   registerXsrf(app);
+  closeSilentConnections(app);
 
   // App services. ROLE=api runs no render workers; ROLE=worker serves only health and metrics.
   const servesApi = config.role !== 'worker';

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { facePhoto } from '../test/fixtures.js';
@@ -59,3 +60,15 @@ describe.each(MODES)('%s mode', (mode) => {
     await backend.close();
   });
 });
+
+it('closes promptly although a client holds a connection on which it never sent a request', async () => {
+  const server = await startTestServer();
+  dataDirs.push(server.dataDir);
+  const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const closedByServer = new Promise((resolve) => socket.once('close', resolve));
+  // Without closing it, Node waits for such a connection until its headers timeout (60 s).
+  await server.close();
+  await closedByServer;
+  expect(socket.destroyed).toBe(true);
+}, 20_000);
