@@ -8,17 +8,18 @@ import { type Centres, COMPACTNESS, createCentres, MASK_WEIGHT, type WorkingImag
 export type { WorkingImage } from './slic-metric.js';
 
 /**
+ * Adaptive SLIC: seeds grow into tiles by k-means on position, CIELAB colour and the person mask,
+ * with the spatial term normalised by the size map at each pixel, so small and large tiles meet
+ * without the large ones swallowing the small. One Lloyd step relaxes the seeds at a quarter of
+ * the artwork's resolution, the clustering runs at half, and tile borders are then redrawn at
+ * full resolution.
+ */
+
+/**
  * Search window radius in tile spacings. SLIC's is one spacing; a tenth more leaves no pixel
  * outside every window where small tiles meet large ones.
  */
 const WINDOW = 1.1;
-
-/**
- * Adaptive SLIC: seeds grow into tiles by k-means on position, CIELAB colour and the person mask,
- * with the spatial term normalised by the size map at each pixel, so small and large tiles meet
- * without the large ones swallowing the small. Runs at half resolution; tile borders are then
- * redrawn at full resolution.
- */
 
 export interface Tiles {
   count: number;
