@@ -126,13 +126,45 @@ export function inverseSpacings(
 }
 
 /**
+ * Gives seed `s` the pixels of its window that lie nearer to it than to any seed seen so far, by
+ * position (in tile spacings) and person mask alone.
+ */
+function claimByPosition(
+  image: Pick<WorkingImage, 'width' | 'mask' | 'inverseSpacing2'>,
+  s: number,
+  cx: number,
+  cy: number,
+  cm: number,
+  x0: number,
+  x1: number,
+  y0: number,
+  y1: number,
+  labels: Int32Array,
+  distance: Float32Array,
+): void {
+  const { width, mask, inverseSpacing2 } = image;
+  for (let y = y0; y <= y1; y++) {
+    const dy2 = (y - cy) * (y - cy);
+    for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
+      const dx = x - cx;
+      const dm = (mask[i] as number) - cm;
+      const d = (dx * dx + dy2) * (inverseSpacing2[i] as number) + MASK_WEIGHT * dm * dm;
+      if (d < (distance[i] as number)) {
+        distance[i] = d;
+        labels[i] = s;
+      }
+    }
+  }
+}
+
+/**
  * One Lloyd step: a plain Voronoi of the seeds (in the size map's metric, with the person mask)
  * whose centroids spread the seeds towards an even, centroidal layout, and whose mean colours
  * start the colour-aware pass. Its centroids are only a starting point, so it runs at a quarter
  * of the artwork's resolution, where it costs a quarter as much.
  */
 function relax(half: WorkingImage, quarter: WorkingImage, seeds: Seeds): Centres {
-  const { width, height, lab, mask, inverseSpacing2 } = quarter;
+  const { width, height, lab, mask } = quarter;
   const k = seeds.count;
   const n = width * height;
   const labels = scratch('relax-labels', Int32Array, n).fill(-1);
@@ -147,18 +179,7 @@ function relax(half: WorkingImage, quarter: WorkingImage, seeds: Seeds): Centres
     const x1 = Math.min(width - 1, Math.floor(cx + r));
     const y0 = Math.max(0, Math.ceil(cy - r));
     const y1 = Math.min(height - 1, Math.floor(cy + r));
-    for (let y = y0; y <= y1; y++) {
-      const dy2 = (y - cy) * (y - cy);
-      for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
-        const dx = x - cx;
-        const dm = (mask[i] as number) - cm;
-        const d = (dx * dx + dy2) * (inverseSpacing2[i] as number) + MASK_WEIGHT * dm * dm;
-        if (d < (distance[i] as number)) {
-          distance[i] = d;
-          labels[i] = s;
-        }
-      }
-    }
+    claimByPosition(quarter, s, cx, cy, cm, x0, x1, y0, y1, labels, distance);
   }
   const sums = new Float64Array(k * 7);
   for (let y = 0, i = 0; y < height; y++) {
@@ -229,18 +250,7 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
     const y1 = Math.min(height - 1, Math.floor(cy + r));
     if (w === 0) {
       // The background, which becomes the pattern: position and mask only.
-      for (let y = y0; y <= y1; y++) {
-        const dy2 = (y - cy) * (y - cy);
-        for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
-          const dx = x - cx;
-          const dm = (mask[i] as number) - cm;
-          const d = (dx * dx + dy2) * (inverseSpacing2[i] as number) + MASK_WEIGHT * dm * dm;
-          if (d < (distance[i] as number)) {
-            distance[i] = d;
-            labels[i] = s;
-          }
-        }
-      }
+      claimByPosition(half, s, cx, cy, cm, x0, x1, y0, y1, labels, distance);
       continue;
     }
     for (let y = y0; y <= y1; y++) {
