@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPhone, type Phone } from '../support/browser.js';
-import { expectAccessible, reachCamera, snap, takePhoto, waitForArtwork } from '../support/flow.js';
+import { expectAccessible, holdQueueUpdates, reachCamera, snap, takePhoto, waitForArtwork } from '../support/flow.js';
 
 describe('a visitor in Germany, from the age gate to the downloaded artwork', () => {
   let phone: Phone;
@@ -30,9 +30,12 @@ describe('a visitor in Germany, from the age gate to the downloaded artwork', ()
     await expectAccessible(page, 'photo');
     await takePhoto(page);
     await expectAccessible(page, 'review');
+    const release = await holdQueueUpdates(page);
     await page.getByTestId('photo-continue').click();
     await page.waitForURL('**/de/de/result');
+    await page.locator('[aria-busy="true"]').waitFor();
     await expectAccessible(page, 'result (creating)');
+    await release();
     await waitForArtwork(page);
     await expectAccessible(page, 'result (done)');
 
@@ -90,9 +93,12 @@ describe('every screen in English and in Emirati Arabic, on a phone', () => {
         await snap(page, locale, '7-photo-get-ready');
         await page.getByTestId('photo-continue').waitFor({ timeout: 15_000 });
         await snap(page, locale, '8-photo-review');
+        const release = await holdQueueUpdates(page);
         await page.getByTestId('photo-continue').click();
         await page.waitForURL(`**/${country}/${locale}/result`);
+        await page.locator('[aria-busy="true"]').waitFor();
         await snap(page, locale, '9-result-creating');
+        await release();
         await waitForArtwork(page);
         await page.locator('[data-testid="artwork"]').evaluate((img: HTMLImageElement) => img.decode());
         await snap(page, locale, '10-result-done');

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 
@@ -52,6 +52,22 @@ export async function takePhoto(page: Page): Promise<void> {
   await expect.poll(() => take.isEnabled(), { timeout: 15_000 }).toBe(true);
   await take.click();
   await page.getByTestId('photo-continue').waitFor({ timeout: 15_000 });
+}
+
+/**
+ * Holds the job's status updates (event stream and polls) until the returned function is called, so
+ * the waiting screen can be checked and pictured however quickly the artwork is ready.
+ */
+export async function holdQueueUpdates(page: Page): Promise<() => Promise<void>> {
+  const held: Route[] = [];
+  const pattern = '**/api/queue/**';
+  await page.route(pattern, (route) => {
+    held.push(route);
+  });
+  return async () => {
+    await Promise.all(held.map((route) => route.continue()));
+    await page.unroute(pattern);
+  };
 }
 
 export async function waitForArtwork(page: Page): Promise<void> {
