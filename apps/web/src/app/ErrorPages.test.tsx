@@ -1,5 +1,6 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { answerFetch } from '../test/answer-fetch';
 import { ErrorBoundary } from './ErrorPages';
 
 const english = import.meta.glob<unknown>('../locales/en.json', { eager: true, import: 'default' });
@@ -20,16 +21,12 @@ async function renderBroken() {
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => new Response(JSON.stringify(english['../locales/en.json']), { status: 200 })),
-  );
+  answerFetch(async () => new Response(JSON.stringify(english['../locales/en.json']), { status: 200 }));
 });
 
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
-  vi.unstubAllGlobals();
 });
 
 describe('error page', () => {

@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../lib/session';
+import { answerFetch } from '../test/answer-fetch';
 import { AppRoutes } from './router';
 import { SCREENS } from './screens';
 
@@ -30,21 +31,18 @@ const where = () => screen.getByTestId('where').textContent;
 
 beforeEach(() => {
   // Locale files are fetched as hashed JSON in the browser; here they come from the source folder.
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo) => {
-      const url = String(input);
-      const code = /\/([\w-]+)\.json/.exec(url)?.[1];
-      const copy = code ? copies[`../locales/${code}.json`] : undefined;
-      if (copy) return new Response(JSON.stringify(copy), { headers: { 'content-type': 'application/json' } });
-      return new Response('{}', { status: 204 });
-    }),
-  );
+  answerFetch(async (input: RequestInfo | URL) => {
+    const url = String(input);
+    const code = /\/([\w-]+)\.json/.exec(url)?.[1];
+    const copy = code ? copies[`../locales/${code}.json`] : undefined;
+    if (copy) return new Response(JSON.stringify(copy), { headers: { 'content-type': 'application/json' } });
+    return new Response('{}', { status: 204 });
+  });
 });
 
 afterEach(() => {
   cleanup();
-  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   sessionStore.reset();
 });
 

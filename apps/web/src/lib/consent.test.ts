@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerFetch } from '../test/answer-fetch';
 import { ConsentError, submitConsent } from './consent';
 
 const request = {
@@ -11,14 +12,13 @@ const request = {
 } as const;
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
 describe('submitConsent', () => {
   it('posts the SPEC §7 fields as JSON', async () => {
-    const fetch = vi.fn(async () => Response.json({ consent_id: 'x', created_at: 'now' }, { status: 201 }));
-    vi.stubGlobal('fetch', fetch);
+    const fetch = answerFetch(async () => Response.json({ consent_id: 'x', created_at: 'now' }, { status: 201 }));
+
     await submitConsent(request);
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/consent');
@@ -28,10 +28,7 @@ describe('submitConsent', () => {
 
   it("rethrows a failure as 'Failed to submit consent'", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => Response.json({ error: 'boom' }, { status: 400 })),
-    );
+    answerFetch(async () => Response.json({ error: 'boom' }, { status: 400 }));
     const failure = submitConsent(request);
     await expect(failure).rejects.toBeInstanceOf(ConsentError);
     await expect(failure).rejects.toThrow('Failed to submit consent');

@@ -1,26 +1,24 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerFetch } from '../test/answer-fetch';
 import { readCookie } from './cookies';
 import { apiRequest, retriesFor } from './http';
 
 afterEach(() => {
-  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the XSRF cookie.
   document.cookie = 'XSRF-TOKEN=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/';
 });
 
 function respondWith(...statuses: number[]) {
   const calls: Request[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo, init?: RequestInit) => {
-      calls.push(new Request(new URL(String(input), 'http://localhost'), init));
-      const status = statuses.shift() ?? 200;
-      return new Response(JSON.stringify(status < 400 ? { ok: true } : { error: 'nope' }), {
-        status,
-        headers: { 'content-type': 'application/json' },
-      });
-    }),
-  );
+  answerFetch(async (input: RequestInfo | URL, init?: RequestInit) => {
+    calls.push(new Request(new URL(String(input), 'http://localhost'), init));
+    const status = statuses.shift() ?? 200;
+    return new Response(JSON.stringify(status < 400 ? { ok: true } : { error: 'nope' }), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
   return calls;
 }
 
@@ -52,18 +50,15 @@ describe('HTTP client', () => {
 
   it('sends a refused POST once more when the refusal handed out the missing XSRF cookie', async () => {
     const calls: Array<string | null> = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (_input: RequestInfo, init?: RequestInit) => {
-        calls.push(new Headers(init?.headers).get('x-xsrf-token'));
-        if (calls.length === 1) {
-          // biome-ignore lint/suspicious/noDocumentCookie: plays the server's Set-Cookie on the 403.
-          document.cookie = 'XSRF-TOKEN=fresh; Path=/';
-          return Response.json({ error: 'Missing or invalid XSRF token' }, { status: 403 });
-        }
-        return Response.json({ ok: true }, { status: 201 });
-      }),
-    );
+    answerFetch(async (_input: RequestInfo | URL, init?: RequestInit) => {
+      calls.push(new Headers(init?.headers).get('x-xsrf-token'));
+      if (calls.length === 1) {
+        // biome-ignore lint/suspicious/noDocumentCookie: plays the server's Set-Cookie on the 403.
+        document.cookie = 'XSRF-TOKEN=fresh; Path=/';
+        return Response.json({ error: 'Missing or invalid XSRF token' }, { status: 403 });
+      }
+      return Response.json({ ok: true }, { status: 201 });
+    });
     await expect(apiRequest('/api/consent', { method: 'POST', body: {} })).resolves.toEqual({ ok: true });
     expect(calls).toEqual([null, 'fresh']);
   });

@@ -1,14 +1,11 @@
-import { vi } from 'vitest';
+import { answerFetch } from './answer-fetch';
 
 const copies = import.meta.glob<unknown>('../locales/*.json', { eager: true, import: 'default' });
 
 /** The app fetches each locale's copy as a JSON file; in a screen test `fetch` answers from the sources. */
 export function serveLocaleFiles(): void {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo) => {
-      const code = /\/([\w-]+)\.json/.exec(String(input))?.[1];
-      return new Response(JSON.stringify(copies[`../locales/${code}.json`] ?? {}));
-    }),
-  );
+  answerFetch(async (input: RequestInfo | URL) => {
+    const code = /\/([\w-]+)\.json/.exec(String(input))?.[1];
+    return new Response(JSON.stringify(copies[`../locales/${code}.json`] ?? {}));
+  });
 }

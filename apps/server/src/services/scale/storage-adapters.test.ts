@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { facePhoto } from '../../test/fixtures.js';
 import { Client, modeEnv, startTestServer } from '../../test/harness.js';
 import { describeStorageContract } from '../../test/storage-contract.js';
@@ -21,6 +21,12 @@ describeStorageContract('shared directory', async () => {
 let s3: S3rver;
 let endpoint = '';
 let s3Dir = '';
+let savedCredentials: { id: string | undefined; secret: string | undefined } = { id: undefined, secret: undefined };
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
 
 beforeAll(async () => {
   s3Dir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-s3-'));
@@ -28,14 +34,16 @@ beforeAll(async () => {
   const { port } = (await s3.run()) as { port: number };
   endpoint = `http://127.0.0.1:${port}`;
   // Credentials reach the SDK the standard way, from the AWS environment (s3rver's fixed test keys).
-  vi.stubEnv('AWS_ACCESS_KEY_ID', 'S3RVER');
-  vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'S3RVER');
+  savedCredentials = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
+  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
 });
 
 afterAll(async () => {
   await s3.close();
   rmSync(s3Dir, { recursive: true, force: true });
-  vi.unstubAllEnvs();
+  restoreEnv('AWS_ACCESS_KEY_ID', savedCredentials.id);
+  restoreEnv('AWS_SECRET_ACCESS_KEY', savedCredentials.secret);
 });
 
 async function newBucket(): Promise<string> {

@@ -46,7 +46,6 @@ afterEach(() => {
   cleanup();
   sessionStore.reset();
   vi.restoreAllMocks();
-  vi.unstubAllGlobals();
   Reflect.deleteProperty(navigator, 'mediaDevices');
 });
 

@@ -26,7 +26,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   sessionStore.reset();
-  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('download screen', () => {

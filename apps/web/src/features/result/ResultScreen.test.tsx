@@ -69,7 +69,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   jobSession.reset();
-  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('result screen', () => {

@@ -4,6 +4,7 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../app/router';
 import { sessionStore } from '../../lib/session';
+import { answerFetch } from '../../test/answer-fetch';
 
 const copies = import.meta.glob<unknown>('../../locales/*.json', { eager: true, import: 'default' });
 let consentStatus = 201;
@@ -38,27 +39,23 @@ beforeEach(() => {
   consentStatus = 201;
   sessionStore.update({ questionAnswer: 'yes' });
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo, init?: RequestInit) => {
-      const url = String(input);
-      if (url.endsWith('/api/consent')) {
-        consents.push(JSON.parse(String(init?.body)));
-        return Response.json(consentStatus === 201 ? { consent_id: 'c', created_at: 'now' } : { error: 'x' }, {
-          status: consentStatus,
-        });
-      }
-      const code = /\/([\w-]+)\.json/.exec(url)?.[1];
-      return new Response(JSON.stringify(copies[`../../locales/${code}.json`] ?? {}));
-    }),
-  );
+  answerFetch(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    if (url.endsWith('/api/consent')) {
+      consents.push(JSON.parse(String(init?.body)));
+      return Response.json(consentStatus === 201 ? { consent_id: 'c', created_at: 'now' } : { error: 'x' }, {
+        status: consentStatus,
+      });
+    }
+    const code = /\/([\w-]+)\.json/.exec(url)?.[1];
+    return new Response(JSON.stringify(copies[`../../locales/${code}.json`] ?? {}));
+  });
 });
 
 afterEach(() => {
   cleanup();
   sessionStore.reset();
   vi.restoreAllMocks();
-  vi.unstubAllGlobals();
 });
 
 describe('terms acceptance (curious)', () => {
