@@ -125,6 +125,23 @@ export function inverseSpacings(
   return { half, quarter };
 }
 
+/** A seed's search window: whole pixels within `r` of its centre, inside the image. */
+interface Window {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+function windowAround(cx: number, cy: number, r: number, width: number, height: number): Window {
+  return {
+    x0: Math.max(0, Math.ceil(cx - r)),
+    x1: Math.min(width - 1, Math.floor(cx + r)),
+    y0: Math.max(0, Math.ceil(cy - r)),
+    y1: Math.min(height - 1, Math.floor(cy + r)),
+  };
+}
+
 /**
  * Gives seed `s` the pixels of its window that lie nearer to it than to any seed seen so far, by
  * position (in tile spacings) and person mask alone.
@@ -135,10 +152,7 @@ function claimByPosition(
   cx: number,
   cy: number,
   cm: number,
-  x0: number,
-  x1: number,
-  y0: number,
-  y1: number,
+  { x0, x1, y0, y1 }: Window,
   labels: Int32Array,
   distance: Float32Array,
 ): void {
@@ -174,12 +188,8 @@ function relax(half: WorkingImage, quarter: WorkingImage, seeds: Seeds): Centres
     const cx = Math.min(width - 1, Math.max(0, ((seeds.x[s] as number) - 1.5) / 4));
     const cy = Math.min(height - 1, Math.max(0, ((seeds.y[s] as number) - 1.5) / 4));
     const cm = seeds.person[s] as number;
-    const r = (seeds.size[s] as number) * 0.25 * WINDOW;
-    const x0 = Math.max(0, Math.ceil(cx - r));
-    const x1 = Math.min(width - 1, Math.floor(cx + r));
-    const y0 = Math.max(0, Math.ceil(cy - r));
-    const y1 = Math.min(height - 1, Math.floor(cy + r));
-    claimByPosition(quarter, s, cx, cy, cm, x0, x1, y0, y1, labels, distance);
+    const box = windowAround(cx, cy, (seeds.size[s] as number) * 0.25 * WINDOW, width, height);
+    claimByPosition(quarter, s, cx, cy, cm, box, labels, distance);
   }
   const sums = new Float64Array(k * 7);
   for (let y = 0, i = 0; y < height; y++) {
@@ -243,16 +253,13 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
     const cb = c.b[s] as number;
     const cm = c.m[s] as number;
     const w = c.colourWeight[s] as number;
-    const r = (seeds.size[s] as number) * 0.5 * WINDOW;
-    const x0 = Math.max(0, Math.ceil(cx - r));
-    const x1 = Math.min(width - 1, Math.floor(cx + r));
-    const y0 = Math.max(0, Math.ceil(cy - r));
-    const y1 = Math.min(height - 1, Math.floor(cy + r));
+    const box = windowAround(cx, cy, (seeds.size[s] as number) * 0.5 * WINDOW, width, height);
     if (w === 0) {
       // The background, which becomes the pattern: position and mask only.
-      claimByPosition(half, s, cx, cy, cm, x0, x1, y0, y1, labels, distance);
+      claimByPosition(half, s, cx, cy, cm, box, labels, distance);
       continue;
     }
+    const { x0, x1, y0, y1 } = box;
     for (let y = y0; y <= y1; y++) {
       const dy2 = (y - cy) * (y - cy);
       for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
