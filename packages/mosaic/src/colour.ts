@@ -16,29 +16,10 @@ const F_STEPS = 4096;
 const F_RANGE = 1.1;
 const F_TABLE = new Float32Array(F_STEPS + 2);
 for (let i = 0; i < F_TABLE.length; i++) F_TABLE[i] = exactF((i / F_STEPS) * F_RANGE);
-function f(t: number): number {
-  const position = Math.min(F_RANGE, Math.max(0, t)) * (F_STEPS / F_RANGE);
-  const i = position | 0;
-  const low = F_TABLE[i] as number;
-  return low + ((F_TABLE[i + 1] as number) - low) * (position - i);
-}
-
-/** Writes L*, a*, b* of an 8-bit sRGB colour into `out` at `offset`. */
-export function rgbToLab(r: number, g: number, b: number, out: Float32Array, offset: number): void {
-  const lr = LINEAR[r] as number;
-  const lg = LINEAR[g] as number;
-  const lb = LINEAR[b] as number;
-  const fx = f((0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb) / 0.95047);
-  const fy = f(0.2126729 * lr + 0.7151522 * lg + 0.072175 * lb);
-  const fz = f((0.0193339 * lr + 0.119192 * lg + 0.9503041 * lb) / 1.08883);
-  out[offset] = 116 * fy - 16;
-  out[offset + 1] = 500 * (fx - fy);
-  out[offset + 2] = 200 * (fy - fz);
-}
 
 /**
- * Converts an interleaved RGB image to interleaved Lab floats: `rgbToLab` written out for the
- * per-pixel loop. 8-bit sRGB maps into [0, 1] on every axis, so f() needs no clamping here.
+ * Converts an interleaved RGB image to interleaved Lab floats, f() interpolated from its table
+ * inline. 8-bit sRGB maps into [0, 1] on every axis, so the table needs no clamping.
  */
 export function imageToLab(rgb: Uint8Array, lab = new Float32Array(rgb.length)): Float32Array {
   const scale = F_STEPS / F_RANGE;
@@ -93,11 +74,10 @@ export function createPalette(hexes: readonly string[]): Palette {
   const lab = new Float32Array(hexes.length * 3);
   const chroma = new Float32Array(hexes.length);
   hexes.forEach((hex, i) => {
-    const [r, g, b] = parseHex(hex);
-    rgb.set([r, g, b], i * 3);
-    rgbToLab(r, g, b, lab, i * 3);
-    chroma[i] = Math.hypot(lab[i * 3 + 1] as number, lab[i * 3 + 2] as number);
+    rgb.set(parseHex(hex), i * 3);
   });
+  imageToLab(rgb, lab);
+  for (let i = 0; i < hexes.length; i++) chroma[i] = Math.hypot(lab[i * 3 + 1] as number, lab[i * 3 + 2] as number);
   const order = hexes.map((_, i) => i).sort((p, q) => (lab[p * 3] as number) - (lab[q * 3] as number) || p - q);
   const byLightness = Uint16Array.from(order);
   const sortedLightness = Float32Array.from(order, (i) => lab[i * 3] as number);
