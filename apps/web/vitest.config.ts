@@ -11,6 +11,6 @@ export default defineProject({
     setupFiles: ['./vitest.setup.ts'],
     testTimeout: 20_000,
     // Libraries written for React go through the aliases too, instead of loading react-dom from node_modules.
-    server: { deps: { inline: ['react-router', '@testing-library/react'] } },
+    server: { deps: { inline: ['react-router', 'react-i18next', '@testing-library/react'] } },
   },
 });

@@ -1,5 +1,5 @@
 import type { Locale } from '@selfie-mosaic/campaign';
-import type { TFunction } from 'i18next';
+import type { i18n as I18n, TFunction } from 'i18next';
 import { Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { preloadWhenIdle } from '../lib/idle-preload';
@@ -16,6 +16,7 @@ import { UpdateBanner } from './UpdateBanner';
 interface LocaleLayoutProps {
   locale: Locale;
   t: TFunction;
+  i18n: I18n;
   country: string;
   countryName: string;
 }
@@ -24,13 +25,13 @@ interface LocaleLayoutProps {
  * The frame of every `/:country/:language/*` page: `lang`/`dir`, the locale cookie, the page view,
  * focus and scroll on a new screen, and the idle preload of the screens that can come next.
  */
-export function LocaleLayout({ locale, t, country, countryName }: LocaleLayoutProps) {
+export function LocaleLayout({ locale, t, i18n, country, countryName }: LocaleLayoutProps) {
   const { pathname } = useLocation();
   const screen = pathname.split('/')[3];
 
   const active = useMemo<ActiveLocale>(
-    () => ({ locale, t, country, countryName, path: (name) => `/${country}/${locale.code}/${name}` }),
-    [locale, t, country, countryName],
+    () => ({ locale, t, i18n, country, countryName, path: (name) => `/${country}/${locale.code}/${name}` }),
+    [locale, t, i18n, country, countryName],
   );
 
   // Before the first paint, so a right-to-left page is never drawn left to right first.

@@ -21,8 +21,10 @@ export function LocaleRoute() {
 }
 
 function LoadedLocale({ country, code }: { country: string; code: LocaleCode }) {
-  const { locale, t } = use(loadLocale(code));
+  const { locale, t, i18n } = use(loadLocale(code));
   use(firstScreenReady());
   useEffect(() => void preloadFontsFor(locale), [locale]);
-  return <LocaleLayout locale={locale} t={t} country={country} countryName={countryName(country, locale.tag)} />;
+  return (
+    <LocaleLayout locale={locale} t={t} i18n={i18n} country={country} countryName={countryName(country, locale.tag)} />
+  );
 }

@@ -52,9 +52,9 @@ function i18nInstance(): Promise<I18n> {
       initAsync: false,
       resources: {},
       fallbackLng: 'en',
-      // Codes like `ae-ar` and `kz-ru` are URL segments, not BCP 47 tags: keep them exactly as written
-      // (i18next would read `ae-ar` as language `ae`, region `AR`) and never fall back to a bare `ae`.
-      lowerCaseLng: true,
+      // Copy is filed under each locale's BCP 47 tag, not its URL code: i18next picks plural forms by
+      // `Intl.PluralRules(language)`, and the code `ae-ar` would read as Avestan, `bm` as Bambara,
+      // `kz-ru` as no language at all. `ar-AE` must never fall back to a bare `ar` either.
       load: 'currentOnly',
       interpolation: { escapeValue: false },
       returnEmptyString: false,
@@ -67,6 +67,8 @@ function i18nInstance(): Promise<I18n> {
 export interface LoadedLocale {
   locale: Locale;
   t: TFunction;
+  /** The instance behind `t`, for components that render copy with markup in it (`Trans`). */
+  i18n: I18n;
 }
 
 const loading = new Map<LocaleCode, Promise<LoadedLocale>>();
@@ -76,8 +78,9 @@ async function addBundle(code: LocaleCode): Promise<boolean> {
   const load = loaderFor(code);
   if (!load) return false;
   const [i18n, resources] = await Promise.all([i18nInstance(), load()]);
-  if (!i18n.hasResourceBundle(code, 'translation')) {
-    i18n.addResourceBundle(code, 'translation', code === 'en' ? mergeEnglish(resources) : resources, true, true);
+  const { tag } = getLocale(code);
+  if (!i18n.hasResourceBundle(tag, 'translation')) {
+    i18n.addResourceBundle(tag, 'translation', code === 'en' ? mergeEnglish(resources) : resources, true, true);
   }
   return true;
 }
@@ -90,7 +93,7 @@ export function loadLocale(code: LocaleCode): Promise<LoadedLocale> {
       const found = await addBundle(code);
       if (!found) await addBundle('en');
       const i18n = await i18nInstance();
-      return { locale: getLocale(code), t: i18n.getFixedT(found ? code : 'en') };
+      return { locale: getLocale(code), t: i18n.getFixedT(getLocale(found ? code : 'en').tag), i18n };
     })();
     pending.catch(() => loading.delete(code));
     loading.set(code, pending);

@@ -1,11 +1,13 @@
 import type { Locale } from '@selfie-mosaic/campaign';
-import type { TFunction } from 'i18next';
+import type { i18n as I18n, TFunction } from 'i18next';
 import { createContext, useContext } from 'react';
 
 export interface ActiveLocale {
   locale: Locale;
   /** Translates with this locale, whatever other tabs or routes use. */
   t: TFunction;
+  /** The instance behind `t`, for copy with a link inside it (`Trans`). */
+  i18n: I18n;
   country: string;
   countryName: string;
   /** Builds a path under this market and locale: `path('photo')` → `/de/de/photo`. */

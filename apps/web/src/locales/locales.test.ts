@@ -1,4 +1,4 @@
-import { LOCALE_CODES } from '@selfie-mosaic/campaign';
+import { getLocale, LOCALE_CODES, type LocaleCode } from '@selfie-mosaic/campaign';
 import { describe, expect, it } from 'vitest';
 import { mergeEnglish } from '../lib/i18n';
 import english from './en.json';
@@ -17,6 +17,8 @@ function flatten(tree: Tree, prefix = ''): Map<string, unknown> {
 }
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+/** Components such as the consent line's `<terms>…</terms>`: each language places them, none may drop one. */
+const components = (text: string) => [...text.matchAll(/<(\w+)>/g)].map((m) => m[1]).sort();
 const reference = flatten(mergeEnglish(english) as Tree);
 const files = import.meta.glob<Tree>('./*.json', { eager: true, import: 'default' });
 const fileOf = (code: string) => files[`./${code}.json`];
@@ -24,33 +26,96 @@ const fileOf = (code: string) => files[`./${code}.json`];
 /** English-language locales may repeat the English copy; every other locale must translate it. */
 const ENGLISH_LOCALES = new Set(['en', 'jo-en']);
 
+/** i18next's plural suffixes: `key_one`, `key_few`… chosen by `Intl.PluralRules` of the locale's tag. */
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+const pluralBase = (key: string) => key.replace(PLURAL_SUFFIX, '');
+/** Keys English writes in plural forms: every language must write them in all of its own forms. */
+const pluralKeys = new Set([...reference.keys()].filter((key) => PLURAL_SUFFIX.test(key)).map(pluralBase));
+const pluralCategories = (code: LocaleCode) =>
+  (new Intl.PluralRules(getLocale(code).tag).resolvedOptions().pluralCategories as string[]).toSorted();
+
+/** What a locale's file must hold: English's plain keys, and each plural key in the language's own forms. */
+function expectedKeys(code: LocaleCode): Map<string, string> {
+  const expected = new Map<string, string>();
+  for (const [key, text] of reference) if (!PLURAL_SUFFIX.test(key)) expected.set(key, String(text));
+  for (const base of pluralKeys) {
+    const other = String(reference.get(`${base}_other`));
+    for (const category of pluralCategories(code)) expected.set(`${base}_${category}`, other);
+  }
+  return expected;
+}
+
+function problemsOf(code: LocaleCode, translated: Map<string, unknown>): string[] {
+  const problems: string[] = [];
+  const expected = expectedKeys(code);
+  for (const [key, english] of expected) {
+    const text = translated.get(key);
+    if (typeof text !== 'string' || !text.trim()) {
+      problems.push(`${key}: missing or empty`);
+      continue;
+    }
+    // A singular, dual or zero form may spell its number out ("one second", «ثانيتين»); `other` never does.
+    const spelledOut = PLURAL_SUFFIX.test(key) && !key.endsWith('_other');
+    const wanted = placeholders(english).filter((name) => !(spelledOut && name === 'count'));
+    const found = placeholders(text).filter((name) => !(spelledOut && name === 'count'));
+    if (JSON.stringify(found) !== JSON.stringify(wanted)) {
+      problems.push(`${key}: placeholders ${found.join(',') || 'none'} instead of ${wanted.join(',') || 'none'}`);
+    }
+    if (JSON.stringify(components(text)) !== JSON.stringify(components(english))) {
+      problems.push(
+        `${key}: components <${components(text).join('>, <')}> instead of <${components(english).join('>, <')}>`,
+      );
+    }
+    if (!ENGLISH_LOCALES.has(code) && english.split(/\s+/).length >= 4 && text === english) {
+      problems.push(`${key}: still English`);
+    }
+  }
+  for (const key of translated.keys()) {
+    if (expected.has(key)) continue;
+    if (pluralKeys.has(pluralBase(key)) && key !== pluralBase(key)) {
+      problems.push(`${key}: ${getLocale(code).tag} has no "${PLURAL_SUFFIX.exec(key)?.[1]}" plural form`);
+    } else if (pluralKeys.has(key)) {
+      problems.push(`${key}: a count, so it takes plural forms (${pluralCategories(code).join(', ')})`);
+    } else problems.push(`${key}: not a key of en`);
+  }
+  return problems;
+}
+
 describe.each(LOCALE_CODES.filter((code) => code !== 'en'))('locale %s', (code) => {
   it('has its file', () => {
     expect(fileOf(code), `apps/web/src/locales/${code}.json is missing`).toBeDefined();
   });
 
-  it('has every key of en (messages and queue included), none empty, with the same placeholders', () => {
-    const translated = flatten(fileOf(code) ?? {});
-    const problems: string[] = [];
-    for (const [key, english] of reference) {
-      const text = translated.get(key);
-      if (typeof text !== 'string' || !text.trim()) {
-        problems.push(`${key}: missing or empty`);
-        continue;
-      }
-      const expected = placeholders(String(english));
-      if (JSON.stringify(placeholders(text)) !== JSON.stringify(expected)) {
-        problems.push(
-          `${key}: placeholders ${placeholders(text).join(',') || 'none'} instead of ${expected.join(',') || 'none'}`,
-        );
-      }
-      const englishText = String(english);
-      if (!ENGLISH_LOCALES.has(code) && englishText.split(/\s+/).length >= 4 && text === englishText) {
-        problems.push(`${key}: still English`);
-      }
-    }
-    for (const key of translated.keys()) if (!reference.has(key)) problems.push(`${key}: not a key of en`);
-    expect(problems).toEqual([]);
+  it('has every key of en (messages and queue included) in its own plural forms, none empty, same placeholders', () => {
+    expect(problemsOf(code, flatten(fileOf(code) ?? {}))).toEqual([]);
+  });
+});
+
+describe('plural forms', () => {
+  it('English writes every count in its own forms', () => {
+    expect([...pluralKeys].sort()).toEqual(['photo.countdownLabel', 'result.creatingNote']);
+    expect(problemsOf('en', reference)).toEqual([]);
+  });
+
+  it('follow the language of the locale, not the letters of its URL code', () => {
+    expect(pluralCategories('ae-ar')).toEqual(['few', 'many', 'one', 'other', 'two', 'zero']);
+    expect(pluralCategories('bm')).toEqual(['few', 'one', 'other']);
+    expect(pluralCategories('kz-ru')).toEqual(['few', 'many', 'one', 'other']);
+  });
+
+  it('are refused where the language has no such form, and required where it has', () => {
+    const russian = flatten(fileOf('ru') ?? {});
+    const withoutFew = new Map([...russian].filter(([key]) => key !== 'photo.countdownLabel_few'));
+    expect(problemsOf('ru', withoutFew)).toEqual(['photo.countdownLabel_few: missing or empty']);
+    const turkish = new Map([...flatten(fileOf('tr') ?? {}), ['photo.countdownLabel_few', 'x']]);
+    expect(problemsOf('tr', turkish)).toEqual(['photo.countdownLabel_few: tr has no "few" plural form']);
+    const bare = new Map([...flatten(fileOf('tr') ?? {}), ['photo.countdownLabel', 'x']]);
+    expect(problemsOf('tr', bare)).toEqual(['photo.countdownLabel: a count, so it takes plural forms (one, other)']);
+  });
+
+  it('a consent line without its link is refused', () => {
+    const german = new Map([...flatten(fileOf('de') ?? {}), ['curious.agree', 'Ich akzeptiere die Bedingungen.']]);
+    expect(problemsOf('de', german)).toEqual(['curious.agree: components <> instead of <terms>']);
   });
 });
 

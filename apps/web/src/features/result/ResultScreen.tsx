@@ -77,7 +77,7 @@ export default function ResultScreen() {
       <h1 id="result-heading" className="display">
         {t('result.creatingHeading')}
       </h1>
-      <p className="lead">{t('result.creatingNote', { seconds: CREATION_NOTICE_SECONDS })}</p>
+      <p className="lead">{t('result.creatingNote', { count: CREATION_NOTICE_SECONDS })}</p>
       {checkedStoredJob && (
         <QueueProgress
           t={t}

@@ -14,10 +14,10 @@ function Where() {
   return <span data-testid="where">{useLocation().pathname}</span>;
 }
 
-async function openCurious() {
+async function openCurious(route = '/de/de/curious') {
   await act(async () =>
     render(
-      <MemoryRouter initialEntries={['/de/de/curious']}>
+      <MemoryRouter initialEntries={[route]}>
         <Suspense fallback={null}>
           <AppRoutes />
         </Suspense>
@@ -59,6 +59,23 @@ afterEach(() => {
 });
 
 describe('terms acceptance (curious)', () => {
+  it('labels the box with one sentence that holds the link to the terms, in the order of the language', async () => {
+    await openCurious();
+    expect(
+      screen.getByRole('checkbox', { name: 'Ich habe die Teilnahmebedingungen gelesen und stimme ihnen zu' }),
+    ).toBeTruthy();
+    const link = screen.getByRole('link', { name: 'Teilnahmebedingungen' });
+    expect(link.getAttribute('href')).toBe('/de/de/terms');
+    expect(link.closest('label')?.textContent).toBe('Ich habe die Teilnahmebedingungen gelesen und stimme ihnen zu');
+  });
+
+  it('puts the terms first where the verb comes last (Turkish)', async () => {
+    await openCurious('/tr/tr/curious');
+    const label = screen.getByRole('link', { name: 'Kullanım koşullarını' }).closest('label');
+    expect(label?.textContent).toBe('Kullanım koşullarını okudum ve kabul ediyorum');
+    expect(label?.firstElementChild?.getAttribute('href')).toBe('/tr/tr/terms');
+  });
+
   it('asks for the tick before going on, and sends nothing without it', async () => {
     await openCurious();
     await pressContinue();

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { Trans } from 'react-i18next/TransWithoutContext';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { submitConsent } from '../../lib/consent';
 import { useLocale } from '../../lib/locale-context';
@@ -15,7 +16,7 @@ let tickedInSession: string | null = null;
 
 /** Screen 3: accept the terms, then continue to the camera. */
 export default function CuriousScreen() {
-  const { t, locale, country, path } = useLocale();
+  const { t, i18n, locale, country, path } = useLocale();
   const navigate = useNavigate();
   const session = useSession();
   const [agreed, setAgreedState] = useState(session.consentGiven || tickedInSession === session.userSessionId);
@@ -78,7 +79,9 @@ export default function CuriousScreen() {
           }}
         />
         <label htmlFor={checkboxId} className="consent__label">
-          {t('curious.agree')} <Link to={path('terms')}>{t('curious.termsLink')}</Link>
+          {/* One sentence with the link inside, so each language puts the terms where its grammar wants them.
+              The tag is <terms>, not <link>: Trans parses the copy as HTML, where <link> is a void element. */}
+          <Trans i18n={i18n} t={t} i18nKey="curious.agree" components={{ terms: <Link to={path('terms')} /> }} />
         </label>
       </div>
       <p id={problemId} className="form-error" role="alert">
