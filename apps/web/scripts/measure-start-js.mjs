@@ -25,7 +25,8 @@ addWithImports('index.html');
 // Lazy chunks every first visit loads too: the start screen itself and i18next (fetched with the copy).
 for (const [name, pattern] of [
   ['start screen', /features\/age-gate\/StartScreen\.tsx$/],
-  ['i18next', /node_modules\/i18next\//],
+  // i18next's own entry, or the shared chunk `_i18next-….js` once a screen (the consent line's Trans) imports it too.
+  ['i18next', /node_modules\/i18next\/|^_i18next-/],
 ]) {
   const key = Object.keys(manifest).find((candidate) => pattern.test(candidate));
   if (!key) throw new Error(`The manifest has no ${name} chunk`);
