@@ -6,20 +6,20 @@ import { MESSAGES, type MessageKey } from './messages.js';
  * here, and the web app translates by it; `error` is English for developers and may be more specific.
  */
 export const API_ERRORS = {
-  invalidField: { status: 400, message: 'Invalid request' },
+  invalidField: { status: 400, message: 'The request is not valid. Please reload the page and try again.' },
   invalidJson: { status: 400, message: 'The request body is not valid JSON' },
   emptyPhoto: { status: 400, message: 'The photo arrived empty. Please take it again.' },
   truncatedPhoto: { status: 400, message: 'The photo arrived incomplete. Please check your connection and try again.' },
   unreadablePhoto: { status: 400, message: MESSAGES.unreadableImage },
   malformedUpload: { status: 400, message: 'The upload could not be read. Please try again.' },
   badUrl: { status: 400, message: 'The address is not valid' },
-  xsrf: { status: 403, message: 'Missing or invalid XSRF token. Reload the page and try again.' },
+  xsrf: { status: 403, message: 'The security check of this page failed. Please reload the page and try again.' },
   noConsent: {
     status: 403,
     message: 'We have no record of your consent. Please go back to the start and accept the terms again.',
   },
   notFound: { status: 404, message: 'Not found' },
-  jobNotFound: { status: 404, message: 'Job not found' },
+  jobNotFound: { status: 404, message: 'We could not find your image. Please take a new photo.' },
   resultNotFound: { status: 404, message: MESSAGES.resultNotFound },
   overloaded: { status: 408, message: MESSAGES.serverHeavyLoad },
   requestTimeout: { status: 408, message: 'The request took too long. Please check your connection and try again.' },

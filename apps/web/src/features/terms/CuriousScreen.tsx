@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { submitConsent } from '../../lib/consent';
+import { ConsentError, submitConsent } from '../../lib/consent';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
@@ -50,7 +50,7 @@ export default function CuriousScreen() {
       sessionStore.update({ consentGiven: true });
       navigate(path('photo'));
     } catch (error) {
-      setProblem(messageText(t, error instanceof Error ? error.message : 'consentFailed'));
+      setProblem(messageText(t, error instanceof ConsentError ? error.code : 'consentFailed'));
     } finally {
       setSending(false);
     }
