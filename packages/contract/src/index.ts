@@ -15,9 +15,17 @@ export {
   XSRF,
 } from './constants.js';
 export {
+  API_ERROR_CODES,
   API_ERRORS,
   ApiError,
   type ApiErrorCode,
+  CLIENT_ERRORS,
+  type ClientErrorCode,
+  clientErrorCode,
+  ERROR_MESSAGES,
+  type ErrorCode,
+  isApiErrorCode,
+  isErrorCode,
   isRefusalCode,
   REFUSALS,
   type RefusalCode,

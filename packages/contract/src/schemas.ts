@@ -1,5 +1,6 @@
 import { COUNTRY_CODES, LOCALE_CODES } from '@selfie-mosaic/campaign';
 import { z } from 'zod';
+import { API_ERROR_CODES } from './errors.js';
 import { SESSION_ID_PATTERN } from './session-id.js';
 import { JOB_STATUSES, QUEUE_STATUSES } from './statuses.js';
 
@@ -21,7 +22,12 @@ export const sessionIdSchema = z
 
 export const jobIdSchema = z.uuid().describe('The job id returned by the upload');
 
-export const errorSchema = z.object({ error: z.string() }).describe('Every error answer');
+export const errorSchema = z
+  .object({
+    error: z.string().describe('English, for developers; may name the field at fault'),
+    code: z.enum(API_ERROR_CODES).describe('The catalogue code: clients translate by it'),
+  })
+  .describe('Every error answer');
 
 export const consentRequestSchema = z.strictObject({
   country_iso: countryIso,

@@ -13,6 +13,17 @@ const FRAMEWORK_ERRORS: Record<string, ApiErrorCode> = {
   FST_FIELDS_LIMIT: 'invalidField',
   FST_PROTO_VIOLATION: 'invalidField',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupportedMedia',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupportedMedia',
+};
+
+/** Any other client error a plugin raises keeps its status and takes the catalogue code of that status. */
+const STATUS_CODES: Record<number, ApiErrorCode> = {
+  404: 'notFound',
+  408: 'requestTimeout',
+  413: 'bodyTooLarge',
+  415: 'unsupportedMedia',
+  429: 'rateLimited',
+  431: 'headersTooLarge',
 };
 
 const FRAMEWORK_MESSAGES: Record<string, string> = {
@@ -22,35 +33,51 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'The upload must be multipart/form-data',
 };
 
-function send(reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}) {
-  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send({ error: message });
+function send(
+  reply: FastifyReply,
+  status: number,
+  code: ApiErrorCode,
+  message: string = API_ERRORS[code].message,
+  headers: Record<string, string> = {},
+) {
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send({ error: message, code });
 }
 
 /**
- * The one place errors become answers: `{ "error": message }` with the catalogue's status. A validation
+ * The one place errors become answers: `{ "error": message, "code": code }` with the catalogue's status. A validation
  * error names its field; a path parameter that cannot be a job id is simply an unknown job; a 5xx never
  * shows its cause.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) return send(reply, error.statusCode, error.message, error.headers);
+    if (error instanceof ApiError) return send(reply, error.statusCode, error.code, error.message, error.headers);
 
     if (hasZodFastifySchemaValidationErrors(error)) {
-      if (error.validationContext === 'params') return send(reply, 404, API_ERRORS.jobNotFound.message);
+      if (error.validationContext === 'params') return send(reply, 404, 'jobNotFound');
       const first = error.validation[0];
       const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
       const context = error.validationContext === 'body' ? '' : `${error.validationContext} `;
-      return send(reply, 400, `Invalid ${context}field "${field}": ${first?.message ?? 'invalid value'}`);
+      return send(
+        reply,
+        400,
+        'invalidField',
+        `Invalid ${context}field "${field}": ${first?.message ?? 'invalid value'}`,
+      );
     }
 
     const code = FRAMEWORK_ERRORS[error.code];
-    if (code) return send(reply, API_ERRORS[code].status, FRAMEWORK_MESSAGES[error.code] ?? API_ERRORS[code].message);
+    if (code) return send(reply, API_ERRORS[code].status, code, FRAMEWORK_MESSAGES[error.code]);
 
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return send(reply, status, FRAMEWORK_MESSAGES[error.code] ?? error.message);
+      return send(
+        reply,
+        status,
+        STATUS_CODES[status] ?? 'invalidField',
+        FRAMEWORK_MESSAGES[error.code] ?? error.message,
+      );
     }
     request.log.error({ err: error, reqId: request.id, url: request.url }, 'request failed');
-    return send(reply, API_ERRORS.internal.status, API_ERRORS.internal.message);
+    return send(reply, API_ERRORS.internal.status, 'internal');
   });
 }

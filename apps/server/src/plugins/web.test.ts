@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { XSRF } from '@selfie-mosaic/contract';
+import { API_ERRORS, XSRF } from '@selfie-mosaic/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { isAppRoute } from './web.js';
@@ -139,7 +139,7 @@ describe('hosting the web build', () => {
   it('answers unknown API paths and missing assets with JSON 404', async () => {
     const api = await fetch(`${server.url}/api/unknown`);
     expect(api.status).toBe(404);
-    expect(await api.json()).toEqual({ error: 'Not found' });
+    expect(await api.json()).toEqual({ error: API_ERRORS.notFound.message, code: 'notFound' });
     const traversal = await fetch(`${server.url}/assets/..%2F..%2Fselfie-mosaic.sqlite`);
     expect(traversal.status).toBe(404);
     expect(await traversal.text()).not.toContain('SQLite');

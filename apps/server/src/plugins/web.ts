@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { COUNTRY_CODES, isLocaleCode } from '@selfie-mosaic/campaign';
-import { API_ERRORS } from '@selfie-mosaic/contract';
+import { ApiError } from '@selfie-mosaic/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const SCREENS = new Set(['start', 'exit', 'curious', 'terms', 'photo', 'result', 'download']);
@@ -62,7 +62,7 @@ export async function registerWeb(app: FastifyInstance, webDist: string): Promis
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (pathname.startsWith('/api/') || pathname === '/api' || !wantsPage || !hasWeb) {
-      return reply.code(404).send({ error: API_ERRORS.notFound.message });
+      throw new ApiError('notFound');
     }
     return sendIndex(reply, isAppRoute(pathname) ? 200 : 404);
   });

@@ -44,13 +44,16 @@ describe.each(MODES)('%s mode', (mode) => {
       const third = await client.upload({ user_session_id: sessionId }, photo);
       expect(third.status).toBe(503);
       expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await third.json()) as unknown).toEqual({ error: API_ERRORS.queueFull.message });
+      expect((await third.json()) as unknown).toEqual({ error: API_ERRORS.queueFull.message, code: 'queueFull' });
     });
 
     it('answers 429 when a client sends more uploads than the rate limit', async () => {
       const response = await client.upload({ user_session_id: sessionId }, { bytes: await facePhoto() });
       expect(response.status).toBe(429);
-      expect((await response.json()) as unknown).toEqual({ error: API_ERRORS.rateLimited.message });
+      expect((await response.json()) as unknown).toEqual({
+        error: API_ERRORS.rateLimited.message,
+        code: 'rateLimited',
+      });
       expect(response.headers.get('retry-after')).not.toBeNull();
     });
 
@@ -69,7 +72,7 @@ describe.each(MODES)('%s mode', (mode) => {
       expect(statuses).toContain(408);
       const overloaded = responses.find((r) => r.status === 408) as Response;
       expect(Number(overloaded.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await overloaded.json()) as unknown).toEqual({ error: MESSAGES.serverHeavyLoad });
+      expect((await overloaded.json()) as unknown).toEqual({ error: MESSAGES.serverHeavyLoad, code: 'overloaded' });
     });
 
     it('sends one "error" message and closes a stream over the stream limit', async () => {

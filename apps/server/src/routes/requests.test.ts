@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { API_ERRORS, XSRF } from '@selfie-mosaic/contract';
+import { API_ERRORS, type ApiErrorCode, XSRF } from '@selfie-mosaic/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facePhoto, hundredMegapixelPng, SVG, TEXT_AS_JPEG, truncatedJpeg, twelveMegabytes } from '../test/fixtures.js';
 import { Client, MODES, modeEnv, newSessionId, startTestServer, type TestServer } from '../test/harness.js';
@@ -19,10 +19,11 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
     await server.stop();
   });
 
-  async function errorOf(response: Response): Promise<string> {
-    const body = (await response.json()) as { error?: unknown };
-    expect(Object.keys(body)).toEqual(['error']);
-    expect(typeof body.error).toBe('string');
+  /** Every error answer is `{ error, code }`, with the catalogue status of its code; returns `error`. */
+  async function errorOf(response: Response, code: ApiErrorCode): Promise<string> {
+    const body = (await response.json()) as { error?: unknown; code?: unknown };
+    expect(body).toEqual({ error: expect.any(String), code });
+    expect(response.status).toBe(API_ERRORS[code].status);
     return body.error as string;
   }
 
@@ -47,7 +48,7 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
         body: JSON.stringify({ country_iso: 'de', language: 'de', question_answer: 'yes', consent_given: true }),
       });
       expect(response.status).toBe(403);
-      expect(await errorOf(response)).toBe(API_ERRORS.xsrf.message);
+      expect(await errorOf(response, 'xsrf')).toBe(API_ERRORS.xsrf.message);
     });
 
     it('refuses a header that does not match the cookie, and a header without any cookie', async () => {
@@ -63,6 +64,8 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
         body: '{}',
       });
       expect(noCookie.status).toBe(403);
+      await errorOf(wrong, 'xsrf');
+      await errorOf(noCookie, 'xsrf');
     });
 
     it('refuses an upload without the header before reading it', async () => {
@@ -70,6 +73,7 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
       form.set('user_session_id', newSessionId());
       const response = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form });
       expect(response.status).toBe(403);
+      await errorOf(response, 'xsrf');
     });
   });
 
@@ -103,7 +107,7 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
     ])('answers 400 naming the field for a bad %s', async (_field, override, pattern) => {
       const response = await client.consent(newSessionId(), override);
       expect(response.status).toBe(400);
-      expect(await errorOf(response)).toMatch(pattern);
+      expect(await errorOf(response, 'invalidField')).toMatch(pattern);
     });
 
     it('answers 400 naming a missing field', async () => {
@@ -113,23 +117,23 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
         consent_given: true,
       });
       expect(response.status).toBe(400);
-      expect(await errorOf(response)).toMatch(/question_answer/);
+      expect(await errorOf(response, 'invalidField')).toMatch(/question_answer/);
     });
 
     it('answers 400 to invalid JSON and 413 to oversized JSON', async () => {
       const invalid = await client.postJson('/api/consent', '{"country_iso": "de",');
       expect(invalid.status).toBe(400);
-      expect(await errorOf(invalid)).toBe(API_ERRORS.invalidJson.message);
+      expect(await errorOf(invalid, 'invalidJson')).toBe(API_ERRORS.invalidJson.message);
       const oversized = await client.postJson('/api/consent', { country_iso: 'de', padding: 'x'.repeat(100_000) });
       expect(oversized.status).toBe(413);
-      expect(await errorOf(oversized)).toBe(API_ERRORS.bodyTooLarge.message);
+      expect(await errorOf(oversized, 'bodyTooLarge')).toBe(API_ERRORS.bodyTooLarge.message);
       await stillServing();
     });
 
     it('answers 400 when the body is not an object', async () => {
       const response = await client.postJson('/api/consent', '[1, 2, 3]');
       expect(response.status).toBe(400);
-      await errorOf(response);
+      await errorOf(response, 'invalidField');
     });
   });
 
@@ -155,7 +159,7 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
     it('refuses a session without a recorded consent with 403', async () => {
       const response = await client.upload({ user_session_id: newSessionId() }, { bytes: await facePhoto() });
       expect(response.status).toBe(403);
-      expect(await errorOf(response)).toBe(API_ERRORS.noConsent.message);
+      expect(await errorOf(response, 'noConsent')).toBe(API_ERRORS.noConsent.message);
     });
 
     it('refuses a session whose visitor answered no with 403', async () => {
@@ -168,16 +172,16 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
     it('answers 400 when the photo is missing', async () => {
       const response = await client.upload({ user_session_id: sessionId });
       expect(response.status).toBe(400);
-      expect(await errorOf(response)).toMatch(/photo/);
+      expect(await errorOf(response, 'invalidField')).toMatch(/photo/);
     });
 
     it('answers 400 when the session id is missing or malformed', async () => {
       const missing = await client.upload({}, { bytes: await facePhoto() });
       expect(missing.status).toBe(400);
-      expect(await errorOf(missing)).toMatch(/user_session_id.*required/);
+      expect(await errorOf(missing, 'invalidField')).toMatch(/user_session_id.*required/);
       const malformed = await client.upload({ user_session_id: 'session-abc-!!' }, { bytes: await facePhoto() });
       expect(malformed.status).toBe(400);
-      expect(await errorOf(malformed)).toMatch(/user_session_id/);
+      expect(await errorOf(malformed, 'invalidField')).toMatch(/user_session_id/);
     });
 
     it('answers 400 when blacklabel is not true or false', async () => {
@@ -186,13 +190,13 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
         { bytes: await facePhoto() },
       );
       expect(response.status).toBe(400);
-      expect(await errorOf(response)).toMatch(/blacklabel/);
+      expect(await errorOf(response, 'invalidField')).toMatch(/blacklabel/);
     });
 
     it('answers 400 to an empty file', async () => {
       const response = await client.upload({ user_session_id: sessionId }, { bytes: Buffer.alloc(0) });
       expect(response.status).toBe(400);
-      expect(await errorOf(response)).toBe('The photo is empty');
+      expect(await errorOf(response, 'emptyPhoto')).toBe(API_ERRORS.emptyPhoto.message);
     });
 
     it('answers 415 to a text file named .jpg, sent as image/jpeg', async () => {
@@ -201,7 +205,7 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
         { bytes: TEXT_AS_JPEG, name: 'selfie.jpg', type: 'image/jpeg' },
       );
       expect(response.status).toBe(415);
-      expect(await errorOf(response)).toBe(API_ERRORS.unsupportedMedia.message);
+      expect(await errorOf(response, 'unsupportedMedia')).toBe(API_ERRORS.unsupportedMedia.message);
     });
 
     it('answers 415 to an SVG', async () => {
@@ -210,19 +214,19 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
         { bytes: SVG, name: 'face.svg', type: 'image/svg+xml' },
       );
       expect(response.status).toBe(415);
-      expect(await errorOf(response)).toBe(API_ERRORS.unsupportedMedia.message);
+      expect(await errorOf(response, 'unsupportedMedia')).toBe(API_ERRORS.unsupportedMedia.message);
     });
 
     it('answers 400 to a truncated JPEG with a clear message', async () => {
       const response = await client.upload({ user_session_id: sessionId }, { bytes: await truncatedJpeg() });
       expect(response.status).toBe(400);
-      expect(await errorOf(response)).toMatch(/incomplete/);
+      expect(await errorOf(response, 'truncatedPhoto')).toBe(API_ERRORS.truncatedPhoto.message);
     });
 
     it('answers 413 to a 12 MB file', async () => {
       const response = await client.upload({ user_session_id: sessionId }, { bytes: twelveMegabytes() });
       expect(response.status).toBe(413);
-      expect(await errorOf(response)).toBe(API_ERRORS.tooLarge.message);
+      expect(await errorOf(response, 'tooLarge')).toBe(API_ERRORS.tooLarge.message);
       await stillServing();
     });
 
@@ -234,14 +238,14 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
         { bytes: png, name: 'huge.png', type: 'image/png' },
       );
       expect(response.status).toBe(413);
-      expect(await errorOf(response)).toBe(API_ERRORS.tooLarge.message);
+      expect(await errorOf(response, 'tooLarge')).toBe(API_ERRORS.tooLarge.message);
       await stillServing();
     });
 
     it('answers 415 to a JSON body instead of a form', async () => {
       const response = await client.postJson('/api/upload', { user_session_id: sessionId });
       expect(response.status).toBe(415);
-      await errorOf(response);
+      await errorOf(response, 'unsupportedMedia');
     });
   });
 
@@ -249,13 +253,13 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
     const unknown = '0b7e4a5c-1d2f-4e3a-9b8c-7d6e5f4a3b2c';
 
     it.each([
-      ['/api/queue/position/', 'Job not found'],
-      ['/api/queue/stream/', 'Job not found'],
-      ['/api/result/', API_ERRORS.resultNotFound.message],
-    ])('%s answers 404 for an unknown job', async (prefix, message) => {
+      ['/api/queue/position/', 'jobNotFound'],
+      ['/api/queue/stream/', 'jobNotFound'],
+      ['/api/result/', 'resultNotFound'],
+    ] as const)('%s answers 404 %s for an unknown job', async (prefix, code) => {
       const response = await client.get(`${prefix}${unknown}`);
       expect(response.status).toBe(404);
-      expect(await errorOf(response)).toBe(message);
+      expect(await errorOf(response, code)).toBe(API_ERRORS[code].message);
     });
 
     it.each([
@@ -270,13 +274,16 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
     ])('answers a JSON 404 to the malformed or path-traversal id %s', async (pathname) => {
       const response = await fetch(`${server.url}${pathname}`);
       expect(response.status).toBe(404);
-      await errorOf(response);
+      // A path that cannot be a job id is an unknown job; one outside the API is an unknown path.
+      const { code } = (await response.clone().json()) as { code: ApiErrorCode };
+      expect(['jobNotFound', 'resultNotFound', 'notFound']).toContain(code);
+      await errorOf(response, code);
     });
 
     it('answers a JSON 404 to unknown API paths', async () => {
       const response = await client.get('/api/nothing-here');
       expect(response.status).toBe(404);
-      expect(await errorOf(response)).toBe(API_ERRORS.notFound.message);
+      expect(await errorOf(response, 'notFound')).toBe(API_ERRORS.notFound.message);
     });
   });
 
@@ -303,7 +310,7 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
         user_agent: null,
       });
       expect(response.status).toBe(400);
-      expect(await errorOf(response)).toMatch(/page_path/);
+      expect(await errorOf(response, 'invalidField')).toMatch(/page_path/);
     });
   });
 
@@ -354,6 +361,11 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
       }
       expect(doc.paths['/api/upload']?.post?.requestBody?.content).toHaveProperty(['multipart/form-data']);
       expect(JSON.stringify(doc.paths['/api/consent'])).toContain('question_answer');
+      // Clients see the error codes they must handle, straight from the catalogue.
+      const refusal = JSON.stringify(doc.paths['/api/upload']?.post);
+      for (const code of ['noConsent', 'unsupportedMedia', 'tooLarge', 'queueFull', 'truncatedPhoto']) {
+        expect(refusal).toContain(`"${code}"`);
+      }
     });
 
     it('sends security headers with a CSP that allows camera streams and blob images', async () => {
@@ -376,7 +388,7 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
         const response = await client.upload({ user_session_id: sessionId }, { bytes: await facePhoto() });
         expect(response.status).toBe(500);
         const body = await response.text();
-        expect(JSON.parse(body)).toEqual({ error: API_ERRORS.internal.message });
+        expect(JSON.parse(body)).toEqual({ error: API_ERRORS.internal.message, code: 'internal' });
         expect(body).not.toMatch(/ENOENT|photos|data|stack/i);
       } finally {
         mkdirSync(photos, { recursive: true });

@@ -17,13 +17,11 @@ export interface CheckedPhoto {
  * with sharp's limit so a decompression bomb is refused before anything decodes it.
  */
 export async function checkPhoto(bytes: Buffer): Promise<CheckedPhoto> {
-  if (bytes.length === 0) throw new ApiError('invalidField', 'The photo is empty');
+  if (bytes.length === 0) throw new ApiError('emptyPhoto');
   const type = await fileTypeFromBuffer(bytes);
   const mime = type?.mime === 'image/heif' ? 'image/heic' : type?.mime;
   if (!mime || !ALLOWED.has(mime)) throw new ApiError('unsupportedMedia');
-  if (!isComplete(bytes, mime)) {
-    throw new ApiError('invalidField', 'The photo is incomplete (the file is truncated). Please take it again.');
-  }
+  if (!isComplete(bytes, mime)) throw new ApiError('truncatedPhoto');
   const { width, height } = await readDimensions(bytes, mime);
   if (width * height > UPLOAD_LIMITS.maxPixels) throw new ApiError('tooLarge');
   return { mime, width, height };
@@ -36,10 +34,10 @@ async function readDimensions(bytes: Buffer, mime: string): Promise<{ width: num
   } catch (error) {
     if (error instanceof Error && /pixel limit/i.test(error.message)) throw new ApiError('tooLarge');
     // sharp's prebuilt libvips reads HEIF containers but may lack the HEVC codec: fall back to the header.
-    if (mime !== 'image/heic') throw new ApiError('invalidField', 'The photo could not be read. Please take it again.');
+    if (mime !== 'image/heic') throw new ApiError('unreadablePhoto');
   }
   const size = mime === 'image/heic' ? heifImageSize(bytes) : undefined;
-  if (!size) throw new ApiError('invalidField', 'The photo could not be read. Please take it again.');
+  if (!size) throw new ApiError('unreadablePhoto');
   return size;
 }
 

@@ -13,7 +13,7 @@ it('is live at once but ready only when the render workers have loaded the model
   // Loading the face models takes far longer than this first request.
   const first = await fetch(`${server.url}/readyz`);
   expect(first.status).toBe(503);
-  expect(await first.json()).toEqual({ error: API_ERRORS.notReady.message });
+  expect(await first.json()).toEqual({ error: API_ERRORS.notReady.message, code: 'notReady' });
   expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
 
   const deadline = Date.now() + 60_000;

@@ -26,11 +26,11 @@ describe('submitConsent', () => {
     expect(JSON.parse(String(init.body))).toEqual(request);
   });
 
-  it("rethrows a failure as 'Failed to submit consent'", async () => {
+  it('rethrows a failure with the code of the answer, for the screen to translate', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    answerFetch(async () => Response.json({ error: 'boom' }, { status: 400 }));
+    answerFetch(async () => Response.json({ error: 'Too many requests', code: 'rateLimited' }, { status: 429 }));
     const failure = submitConsent(request);
     await expect(failure).rejects.toBeInstanceOf(ConsentError);
-    await expect(failure).rejects.toThrow('Failed to submit consent');
+    await expect(failure).rejects.toMatchObject({ code: 'rateLimited' });
   });
 });

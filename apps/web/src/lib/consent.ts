@@ -1,12 +1,17 @@
 import type { ConsentRequest, ConsentResponse } from '@selfie-mosaic/contract';
-import { MESSAGES } from '@selfie-mosaic/contract';
+import { errorCodeOf } from './api-error';
 import { apiRequest } from './http';
+import type { ProblemCode } from './messages';
 
-/** Thrown when the consent could not be recorded; `message` is the MESSAGES key to show. */
+/** Thrown when the consent could not be recorded; `code` says why, for the screen to translate. */
 export class ConsentError extends Error {
+  readonly code: ProblemCode;
+
   constructor(cause: unknown) {
-    super(MESSAGES.consentFailed, { cause });
+    const code = errorCodeOf(cause) ?? 'consentFailed';
+    super(`consent not recorded: ${code}`, { cause });
     this.name = 'ConsentError';
+    this.code = code;
   }
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerFetch } from '../test/answer-fetch';
+import { ApiRequestError } from './api-error';
 import { readCookie } from './cookies';
 import { apiRequest, retriesFor } from './http';
 
@@ -74,5 +75,46 @@ describe('HTTP client', () => {
   it('reads cookies by exact name', () => {
     expect(readCookie('locale', 'xlocale=fr; locale=de; other=1')).toBe('de');
     expect(readCookie('missing', 'a=b')).toBeNull();
+  });
+
+  describe('a failed call carries a code to translate and the status', () => {
+    const failing = (answer: () => Promise<Response>) => {
+      answerFetch(answer);
+      return apiRequest('/api/upload', { method: 'POST', body: {} }).then(
+        () => expect.fail('the call should fail'),
+        (error: unknown) => error,
+      );
+    };
+
+    it("takes the API's catalogue code", async () => {
+      const error = await failing(async () =>
+        Response.json(
+          { error: 'The photo must be a JPEG, PNG, WebP or HEIC image', code: 'unsupportedMedia' },
+          { status: 415 },
+        ),
+      );
+      expect(error).toBeInstanceOf(ApiRequestError);
+      expect(error).toMatchObject({ code: 'unsupportedMedia', status: 415 });
+    });
+
+    it('gives an answer without a known code the code of its status class', async () => {
+      const proxy = await failing(
+        async () =>
+          new Response('<html><body>502 Bad Gateway</body></html>', {
+            status: 502,
+            headers: { 'content-type': 'text/html' },
+          }),
+      );
+      expect(proxy).toMatchObject({ code: 'unknownServerError', status: 502 });
+      const newer = await failing(async () => Response.json({ error: 'Gone', code: 'somethingNew' }, { status: 410 }));
+      expect(newer).toMatchObject({ code: 'unknownClientError', status: 410 });
+    });
+
+    it('calls a request that got no answer a network failure', async () => {
+      const offline = await failing(async () => {
+        throw new TypeError('Failed to fetch');
+      });
+      expect(offline).toMatchObject({ code: 'network', status: 0 });
+    });
   });
 });

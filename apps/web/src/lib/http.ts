@@ -1,5 +1,6 @@
 import { HTTP_RETRY, XSRF } from '@selfie-mosaic/contract';
 import { type FetchOptions, ofetch } from 'ofetch';
+import { toApiRequestError } from './api-error';
 import { readCookie } from './cookies';
 
 /**
@@ -40,15 +41,18 @@ export const http = ofetch.create({
 export async function apiRequest<T>(path: string, options: FetchOptions<'json'> = {}): Promise<T> {
   const url = `${apiBase()}${path}`;
   const hadToken = readCookie(XSRF.cookie) !== null;
+  const send = () => http<T>(url, options as FetchOptions<'json'>);
   try {
-    return await http<T>(url, options as FetchOptions<'json'>);
+    return await send();
   } catch (error) {
     // A page not served by the API (dev server, HTML on a CDN) has no XSRF cookie before its first
     // call; the 403 answer sets one, and the refused request changed nothing, so it goes once more.
     const status = (error as { status?: number }).status;
     if (!hadToken && status === 403 && readCookie(XSRF.cookie) !== null) {
-      return http<T>(url, options as FetchOptions<'json'>);
+      return send().catch((again: unknown) => {
+        throw toApiRequestError(again);
+      });
     }
-    throw error;
+    throw toApiRequestError(error);
   }
 }

@@ -1,5 +1,5 @@
 import { getLocale, type Locale, type LocaleCode } from '@selfie-mosaic/campaign';
-import { MESSAGES, QUEUE_MESSAGES } from '@selfie-mosaic/contract';
+import { ERROR_MESSAGES, MESSAGES, QUEUE_MESSAGES } from '@selfie-mosaic/contract';
 import type { i18n as I18n, TFunction } from 'i18next';
 
 type Resources = Record<string, unknown>;
@@ -29,14 +29,15 @@ export function toI18nextPlaceholders(text: string): string {
 }
 
 /**
- * English is written once: en.json holds the UI copy, the contract holds the SPEC §8 messages and the
- * queue messages. They meet here as the `messages` and `queue` sections.
+ * English is written once: en.json holds the UI copy, the contract holds the SPEC §8 messages, the
+ * queue messages and the error catalogue. They meet here as the `messages`, `queue` and `errors`
+ * sections; `errors` is keyed by error code, the app's only way to name a failure.
  */
 export function mergeEnglish(ui: Resources): Resources {
   const queue = Object.fromEntries(
     Object.entries(QUEUE_MESSAGES).map(([key, text]) => [key, toI18nextPlaceholders(text)]),
   );
-  return { ...ui, messages: { ...MESSAGES }, queue };
+  return { ...ui, messages: { ...MESSAGES }, queue, errors: { ...ERROR_MESSAGES } };
 }
 
 let instance: Promise<I18n> | undefined;

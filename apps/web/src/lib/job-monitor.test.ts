@@ -103,7 +103,7 @@ describe('job monitor: the event stream', () => {
     stream.open();
     stream.send({ status: 'failed', queue_position: 0, error_message: 'No face detected.', error_code: 'no_face' });
     expect(stream.closed).toBe(true);
-    expect(handlers.onFailed).toHaveBeenCalledWith('No face detected.', 'no_face');
+    expect(handlers.onFailed).toHaveBeenCalledWith('no_face');
     expect(monitor.phase).toBe('done');
     await vi.advanceTimersByTimeAsync(60_000);
     expect(pollTimes).toEqual([]);
@@ -231,19 +231,19 @@ describe('job monitor: polling', () => {
     expect(pollTimes).toHaveLength(2);
   });
 
-  it("shows error_message when a poll says failed, or 'Processing failed' when there is none", async () => {
+  it('reports the refusal code when a poll says failed, or processingFailed when there is none', async () => {
     pollAnswers = [
       { status: 'failed', queue_position: 0, error_message: 'The photo is too dark.', error_code: 'too_dark' },
     ];
     await pollingAfterStreamError();
     await vi.advanceTimersByTimeAsync(2000);
-    expect(handlers.onFailed).toHaveBeenCalledWith('The photo is too dark.', 'too_dark');
+    expect(handlers.onFailed).toHaveBeenCalledWith('too_dark');
 
     pollTimes = [];
     pollAnswers = [{ status: 'failed', queue_position: 0, error_message: null }];
     await pollingAfterStreamError();
     await vi.advanceTimersByTimeAsync(2000);
-    expect(handlers.onFailed).toHaveBeenCalledWith('Processing failed', null);
+    expect(handlers.onFailed).toHaveBeenCalledWith('processingFailed');
     await vi.advanceTimersByTimeAsync(60_000);
     expect(pollTimes).toHaveLength(1);
   });
@@ -253,7 +253,7 @@ describe('job monitor: polling', () => {
     await pollingAfterStreamError();
     fetchResult.mockRejectedValueOnce(httpError(404));
     await vi.advanceTimersByTimeAsync(2000);
-    expect(handlers.onFailed).toHaveBeenCalledWith('resultNotFound', null);
+    expect(handlers.onFailed).toHaveBeenCalledWith('resultNotFound');
   });
 
   it('stop() ends polling and ignores answers still on the way', async () => {

@@ -1,11 +1,13 @@
 import {
-  MESSAGES,
+  isRefusalCode,
   nextPollDelay,
   POLL,
   type QueueStatus,
   type ResultResponse,
   STREAM_CONNECT_TIMEOUT_MS,
 } from '@selfie-mosaic/contract';
+import { errorCodeOf } from './api-error';
+import type { ProblemCode } from './messages';
 
 /** The part of EventSource the monitor uses, so tests can drive a fake one. */
 export interface StreamLike {
@@ -33,8 +35,12 @@ export interface MonitorHandlers {
   /** The server said it is under heavy load (stream `error` or a 408 while polling). */
   onServerLoad(loaded: boolean): void;
   onCompleted(result: ResultResponse): void;
-  /** `message` is the server's text or a MESSAGES key; `code` a REFUSALS key when the engine refused. */
-  onFailed(message: string, code: string | null): void;
+  /**
+   * The job ended without an artwork. `code` is what the visitor reads, translated: the engine's
+   * refusal (`no_face`…), `processingFailed` when the job carries none, or why the result could not
+   * be fetched (`resultNotFound`, `network`…). The English `error_message` is never shown.
+   */
+  onFailed(code: ProblemCode): void;
 }
 
 export type MonitorPhase = 'idle' | 'stream' | 'polling' | 'fetching-result' | 'done' | 'stopped';
@@ -43,6 +49,10 @@ const defaultTimers: Timers = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
+
+function failureCode(status: QueueStatus): ProblemCode {
+  return isRefusalCode(status.error_code) ? status.error_code : 'processingFailed';
+}
 
 /** Reads the HTTP status of a failed request from ofetch's FetchError or anything shaped like it. */
 export function statusOf(error: unknown): number | undefined {
@@ -128,7 +138,7 @@ export class JobMonitor {
     } else if (status.status === 'failed') {
       this.closeStream();
       this.finish();
-      this.handlers.onFailed(status.error_message ?? MESSAGES.processingFailed, status.error_code ?? null);
+      this.handlers.onFailed(failureCode(status));
     }
   }
 
@@ -173,7 +183,7 @@ export class JobMonitor {
     }
     if (status.status === 'failed') {
       this.finish();
-      this.handlers.onFailed(status.error_message || MESSAGES.processingFailed, status.error_code ?? null);
+      this.handlers.onFailed(failureCode(status));
       return;
     }
     // An answer while the load flag is up keeps the pace; the answer itself shows the load has eased.
@@ -189,10 +199,10 @@ export class JobMonitor {
       if (this.phase !== 'fetching-result') return;
       this.finish();
       this.handlers.onCompleted(result);
-    } catch {
+    } catch (error) {
       if (this.phase !== 'fetching-result') return;
       this.finish();
-      this.handlers.onFailed('resultNotFound', null);
+      this.handlers.onFailed(errorCodeOf(error) ?? 'resultNotFound');
     }
   }
 

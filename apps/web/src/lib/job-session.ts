@@ -42,8 +42,7 @@ export class JobSession {
       onStatus: (queueStatus) => this.ifCurrent(monitor, () => this.store.update({ queueStatus })),
       onServerLoad: (serverLoadDetected) => this.ifCurrent(monitor, () => this.store.update({ serverLoadDetected })),
       onCompleted: (result) => this.ifCurrent(monitor, () => this.complete(result)),
-      onFailed: (message, code) =>
-        this.ifCurrent(monitor, () => this.store.update({ isProcessing: false, error: code ?? message })),
+      onFailed: (code) => this.ifCurrent(monitor, () => this.store.update({ isProcessing: false, error: code })),
     });
     this.monitor = monitor;
     monitor.start();

@@ -1,4 +1,3 @@
-import { MESSAGES } from '@selfie-mosaic/contract';
 import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { messageText } from './messages';
@@ -6,15 +5,20 @@ import { messageText } from './messages';
 const t = ((key: string) => `«${key}»`) as unknown as TFunction;
 
 describe('messageText', () => {
-  it('translates refusal codes, message keys and the English text of a message', () => {
+  it('translates refusal codes and SPEC §8 message keys from `messages`', () => {
     expect(messageText(t, 'no_face')).toBe('«messages.noFace»');
     expect(messageText(t, 'consentFailed')).toBe('«messages.consentFailed»');
-    expect(messageText(t, MESSAGES.processingFailed)).toBe('«messages.processingFailed»');
+    expect(messageText(t, 'processingFailed')).toBe('«messages.processingFailed»');
   });
 
-  it('shows any other server message as it came', () => {
-    expect(messageText(t, 'The photo must be a JPEG, PNG, WebP or HEIC image')).toBe(
-      'The photo must be a JPEG, PNG, WebP or HEIC image',
-    );
+  it('translates API and web-side error codes from `errors`', () => {
+    expect(messageText(t, 'unsupportedMedia')).toBe('«errors.unsupportedMedia»');
+    expect(messageText(t, 'noConsent')).toBe('«errors.noConsent»');
+    expect(messageText(t, 'network')).toBe('«errors.network»');
+  });
+
+  it('never shows English text it is handed, only a translated fault on our side', () => {
+    expect(messageText(t, 'The photo must be a JPEG, PNG, WebP or HEIC image')).toBe('«errors.internal»');
+    expect(messageText(t, 'Processing failed')).toBe('«errors.internal»');
   });
 });

@@ -1,21 +1,33 @@
-import { isRefusalCode, MESSAGES, type MessageKey, REFUSALS } from '@selfie-mosaic/contract';
+import {
+  type ErrorCode,
+  isErrorCode,
+  isRefusalCode,
+  MESSAGES,
+  type MessageKey,
+  REFUSALS,
+  type RefusalCode,
+} from '@selfie-mosaic/contract';
 import type { TFunction } from 'i18next';
 
-const byEnglishText = new Map<string, MessageKey>(
-  Object.entries(MESSAGES).map(([key, text]) => [text, key as MessageKey]),
-);
+/** What a failure is known by in the app: an engine refusal, a SPEC §8 message or an error code. */
+export type ProblemCode = RefusalCode | MessageKey | ErrorCode;
 
 function isMessageKey(value: string): value is MessageKey {
   return Object.hasOwn(MESSAGES, value);
 }
 
 /**
- * The visitor-facing text for a stored error: an engine refusal code, a MESSAGES key or the English
- * text of one are translated; any other server message is shown as the server wrote it.
+ * Where a code's copy lives: refusals and the SPEC §8 messages in `messages`, API and web-side error
+ * codes in `errors`. Anything else (a code this build does not know yet) reads as a fault on our side.
  */
-export function messageText(t: TFunction, error: string): string {
-  if (isRefusalCode(error)) return t(`messages.${REFUSALS[error]}`);
-  if (isMessageKey(error)) return t(`messages.${error}`);
-  const key = byEnglishText.get(error);
-  return key ? t(`messages.${key}`) : error;
+export function messageKeyOf(code: string): string {
+  if (isRefusalCode(code)) return `messages.${REFUSALS[code]}`;
+  if (isMessageKey(code)) return `messages.${code}`;
+  if (isErrorCode(code)) return `errors.${code}`;
+  return 'errors.internal';
+}
+
+/** The visitor-facing text of a failure, in the page's language, found by its code alone. */
+export function messageText(t: TFunction, code: string): string {
+  return t(messageKeyOf(code));
 }

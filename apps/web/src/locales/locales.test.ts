@@ -1,6 +1,9 @@
 import { getLocale, LOCALE_CODES, type LocaleCode } from '@selfie-mosaic/campaign';
+import { API_ERRORS, CLIENT_ERRORS, MESSAGES, REFUSALS } from '@selfie-mosaic/contract';
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { mergeEnglish } from '../lib/i18n';
+import { messageKeyOf } from '../lib/messages';
 import english from './en.json';
 
 type Tree = { [key: string]: string | Tree };
@@ -128,5 +131,43 @@ describe('English copy', () => {
 
   it('has no empty entry', () => {
     for (const [key, text] of reference) expect(String(text).trim(), key).not.toBe('');
+  });
+});
+
+/**
+ * Every failure a visitor can meet, by the code the app knows it by: each API error, each web-side
+ * error (no answer, an answer without a code), each engine refusal, each SPEC §8 message (camera
+ * errors among them). Read through i18next with no fallback, as the app reads it, so an entry that
+ * nests another (`$t(messages.resultNotFound)`) must resolve too.
+ */
+const FAILURE_CODES = [
+  ...Object.keys(API_ERRORS),
+  ...Object.keys(CLIENT_ERRORS),
+  ...Object.keys(REFUSALS),
+  ...Object.keys(MESSAGES),
+];
+
+describe.each(LOCALE_CODES)('failures in %s', (code) => {
+  const i18n = i18next.createInstance();
+  void i18n.init({
+    initAsync: false,
+    lng: code,
+    fallbackLng: false,
+    lowerCaseLng: true,
+    interpolation: { escapeValue: false },
+    returnEmptyString: false,
+    resources: { [code]: { translation: code === 'en' ? mergeEnglish(english) : (fileOf(code) ?? {}) } },
+  });
+
+  it.each(FAILURE_CODES)('%s has its own translation', (failure) => {
+    const key = messageKeyOf(failure);
+    const text = i18n.t(key);
+    expect(text, `${code}: ${key} is missing`).not.toBe(key);
+    expect(text.trim()).not.toBe('');
+    expect(text, `${code}: ${key} nests a missing key`).not.toMatch(/\$t\(|^(messages|errors)\./);
+    const englishText = String(reference.get(key));
+    if (!ENGLISH_LOCALES.has(code) && englishText.split(/\s+/).length >= 4) {
+      expect(text, `${code}: ${key} is still English`).not.toBe(englishText);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
+import { errorCodeOf } from '../../lib/api-error';
 import { jobSession } from '../../lib/job';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
@@ -10,7 +11,7 @@ import { cameraErrorKey, canUseLiveCamera } from './camera-errors';
 import { fileToUpload, toJpeg } from './capture';
 import { FaceGuide } from './FaceGuide';
 import { FilePicker } from './FilePicker';
-import { UploadError, uploadPhoto } from './upload';
+import { uploadPhoto } from './upload';
 import { useCamera } from './useCamera';
 
 type Stage = 'permission' | 'starting' | 'live' | 'countdown' | 'review' | 'uploading' | 'uploadFailed' | 'cameraError';
@@ -91,9 +92,9 @@ export default function PhotoScreen() {
       });
       navigate(path('result'));
     } catch (error) {
-      const text = error instanceof UploadError ? error.message : 'uploadFailed';
-      sessionStore.update({ isUploading: false, error: text });
-      setMessage(messageText(t, text));
+      const code = errorCodeOf(error) ?? 'uploadFailed';
+      sessionStore.update({ isUploading: false, error: code });
+      setMessage(messageText(t, code));
       setStage('uploadFailed');
     }
   };

@@ -43,9 +43,12 @@ beforeEach(() => {
     const url = String(input);
     if (url.endsWith('/api/consent')) {
       consents.push(JSON.parse(String(init?.body)));
-      return Response.json(consentStatus === 201 ? { consent_id: 'c', created_at: 'now' } : { error: 'x' }, {
-        status: consentStatus,
-      });
+      return Response.json(
+        consentStatus === 201
+          ? { consent_id: 'c', created_at: 'now' }
+          : { error: 'Too many requests. Please wait a moment and try again.', code: 'rateLimited' },
+        { status: consentStatus },
+      );
     }
     const code = /\/([\w-]+)\.json/.exec(url)?.[1];
     return new Response(JSON.stringify(copies[`../../locales/${code}.json`] ?? {}));
@@ -104,13 +107,13 @@ describe('terms acceptance (curious)', () => {
     expect(sessionStore.getState().consentGiven).toBe(true);
   });
 
-  it('says when the consent could not be recorded and stays', async () => {
-    consentStatus = 400;
+  it('says in German why the consent could not be recorded, and stays', async () => {
+    consentStatus = 429;
     await openCurious();
     fireEvent.click(screen.getByRole('checkbox'));
     await pressContinue();
-    const german = copies['../../locales/de.json'] as { messages: { consentFailed: string } };
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(german.messages.consentFailed));
+    const german = copies['../../locales/de.json'] as { errors: { rateLimited: string } };
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(german.errors.rateLimited));
     expect(sessionStore.getState().consentGiven).toBe(false);
     expect(screen.getByTestId('where').textContent).toBe('/de/de/curious');
   });

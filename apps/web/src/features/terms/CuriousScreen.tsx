@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Trans } from 'react-i18next/TransWithoutContext';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { submitConsent } from '../../lib/consent';
+import { ConsentError, submitConsent } from '../../lib/consent';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
@@ -51,7 +51,7 @@ export default function CuriousScreen() {
       sessionStore.update({ consentGiven: true });
       navigate(path('photo'));
     } catch (error) {
-      setProblem(messageText(t, error instanceof Error ? error.message : 'consentFailed'));
+      setProblem(messageText(t, error instanceof ConsentError ? error.code : 'consentFailed'));
     } finally {
       setSending(false);
     }
