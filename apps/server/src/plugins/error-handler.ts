@@ -1,5 +1,5 @@
 import { API_ERRORS, ApiError, type ApiErrorCode } from '@selfie-mosaic/contract';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** Fastify and plugin error codes mapped onto the catalogue. */
@@ -13,7 +13,28 @@ const FRAMEWORK_ERRORS: Record<string, ApiErrorCode> = {
   FST_FIELDS_LIMIT: 'invalidField',
   FST_PROTO_VIOLATION: 'invalidField',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupportedMedia',
+  FST_INVALID_JSON_FIELD_ERROR: 'invalidField',
+  FST_MP_PREMATURE_CLOSE: 'malformedUpload',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupportedMedia',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalidField',
+  FST_ERR_CTP_INVALID_TYPE: 'invalidField',
+  FST_ERR_BAD_URL: 'badUrl',
+  FST_ERR_INVALID_URL: 'badUrl',
+  // Path parameters are job ids and artwork tokens: one this long names nothing.
+  FST_ERR_MAX_PARAM_LENGTH: 'notFound',
+  FST_ERR_ASYNC_CONSTRAINT: 'invalidField',
 };
+
+/** A 4xx the catalogue has no code for answers with the first catalogue entry of its status, never its own text. */
+function codeForStatus(status: number): ApiErrorCode {
+  const codes = Object.keys(API_ERRORS) as ApiErrorCode[];
+  return codes.find((code) => API_ERRORS[code].status === status) ?? 'invalidField';
+}
+
+/** The client closed the connection before its request was read: nothing to answer, nothing wrong here. */
+function clientGone(request: FastifyRequest): boolean {
+  return request.raw.aborted || (request.raw.destroyed && !request.raw.complete);
+}
 
 const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_FILES_LIMIT: 'Send exactly one photo',
@@ -32,25 +53,37 @@ function send(reply: FastifyReply, status: number, message: string, headers: Rec
  * shows its cause.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) return send(reply, error.statusCode, error.message, error.headers);
+  app.setErrorHandler(answerError);
+}
 
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      if (error.validationContext === 'params') return send(reply, 404, API_ERRORS.jobNotFound.message);
-      const first = error.validation[0];
-      const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
-      const context = error.validationContext === 'body' ? '' : `${error.validationContext} `;
-      return send(reply, 400, `Invalid ${context}field "${field}": ${first?.message ?? 'invalid value'}`);
-    }
+/**
+ * Also Fastify's `frameworkErrors` (a URL that cannot be decoded, a parameter too long), which Fastify
+ * answers before any route or error handler otherwise, echoing the URL back.
+ */
+export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) return send(reply, error.statusCode, error.message, error.headers);
 
-    const code = FRAMEWORK_ERRORS[error.code];
-    if (code) return send(reply, API_ERRORS[code].status, FRAMEWORK_MESSAGES[error.code] ?? API_ERRORS[code].message);
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    if (error.validationContext === 'params') return send(reply, 404, API_ERRORS.jobNotFound.message);
+    const first = error.validation[0];
+    const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+    const context = error.validationContext === 'body' ? '' : `${error.validationContext} `;
+    return send(reply, 400, `Invalid ${context}field "${field}": ${first?.message ?? 'invalid value'}`);
+  }
 
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return send(reply, status, FRAMEWORK_MESSAGES[error.code] ?? error.message);
-    }
-    request.log.error({ err: error, reqId: request.id, url: request.url }, 'request failed');
-    return send(reply, API_ERRORS.internal.status, API_ERRORS.internal.message);
-  });
+  const code = FRAMEWORK_ERRORS[error.code];
+  if (code) return send(reply, API_ERRORS[code].status, FRAMEWORK_MESSAGES[error.code] ?? API_ERRORS[code].message);
+
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const fallback = API_ERRORS[codeForStatus(status)];
+    return send(reply, fallback.status, FRAMEWORK_MESSAGES[error.code] ?? fallback.message);
+  }
+  if (clientGone(request)) {
+    // A visitor on a train going into a tunnel: worth a debug line, not an error with a stack.
+    request.log.debug({ reqId: request.id, code: error.code }, 'client closed the connection mid-request');
+    return send(reply, API_ERRORS.malformedUpload.status, API_ERRORS.malformedUpload.message);
+  }
+  request.log.error({ err: error, reqId: request.id, url: request.url }, 'request failed');
+  return send(reply, API_ERRORS.internal.status, API_ERRORS.internal.message);
 }
