@@ -178,6 +178,11 @@ export interface Backend {
   queue: JobQueue;
   events: StatusEvents;
   storage: FileStorage;
+  /**
+   * Leaves no readable trace of deleted records in the database's files (after a retention sweep).
+   * SQLite: zeroed pages (secure_delete) folded in from the write-ahead log, which is then emptied.
+   */
+  scrub(): Promise<void>;
   /** Closes connections and handles; call after the queue has been closed. */
   close(): Promise<void>;
 }
