@@ -129,7 +129,7 @@ describe('loadConfig', () => {
       connectionsPerAddress: 256,
     });
     expect(loadConfig({ TRUST_PROXY: '1' }).connectionsPerAddress).toBe(0);
-    expect(loadConfig({ TRUST_PROXY: '1', CONNECTIONS_PER_ADDRESS: '50' }).connectionsPerAddress).toBe(50);
+    expect(loadConfig({ TRUST_PROXY: '1', CONNECTIONS_PER_IP: '50' }).connectionsPerAddress).toBe(50);
     expect(loadConfig({ REQUEST_TIMEOUT: '300', HEADERS_TIMEOUT: '5' }).timeouts).toMatchObject({
       requestMs: 300_000,
       headersMs: 5000,

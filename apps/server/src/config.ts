@@ -14,7 +14,7 @@ export type Role = (typeof ROLES)[number];
  * Far above what a browser needs (6 per host, plus event streams) yet far below what exhausts the
  * process; generous because mobile carriers put many visitors behind one address.
  */
-const DEFAULT_CONNECTIONS_PER_ADDRESS = 256;
+const DEFAULT_CONNECTIONS_PER_IP = 256;
 
 const integer = (min: number) => z.coerce.number().int().min(min);
 const seconds = (min = 0) => z.coerce.number().min(min);
@@ -64,7 +64,7 @@ const envSchema = z.object({
   KEEP_ALIVE_TIMEOUT: seconds(0.1)
     .default(72)
     .describe('Seconds an idle keep-alive connection stays open (above the load balancer idle timeout)'),
-  CONNECTIONS_PER_ADDRESS: integer(0)
+  CONNECTIONS_PER_IP: integer(0)
     .optional()
     .describe('Open connections per peer address, 0 for no cap (default 256, or 0 when TRUST_PROXY is set)'),
   ROLE: z
@@ -202,7 +202,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     // Behind a proxy every visitor shares the proxy's address: there the proxy is the place to cap clients.
     connectionsPerAddress:
-      e.CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY === 'false' ? DEFAULT_CONNECTIONS_PER_ADDRESS : 0),
+      e.CONNECTIONS_PER_IP ?? (e.TRUST_PROXY === 'false' ? DEFAULT_CONNECTIONS_PER_IP : 0),
     testCrashAttempts: e.TEST_CRASH_ATTEMPTS,
     role: e.ROLE,
     scale:

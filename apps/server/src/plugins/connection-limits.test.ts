@@ -22,7 +22,7 @@ const PER_ADDRESS = 8;
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ ...TIMEOUTS, CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS) });
+  server = await startTestServer({ ...TIMEOUTS, CONNECTIONS_PER_IP: String(PER_ADDRESS) });
 });
 
 afterAll(async () => {
