@@ -3,7 +3,13 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import { ApiError } from '@selfie-mosaic/contract';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -13,7 +19,7 @@ import {
 import type { Config } from './config.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
 import { connectionOptions, limitConnectionsPerAddress } from './plugins/connection-limits.js';
-import { answerError, registerErrorHandler } from './plugins/error-handler.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
 import { createMetrics, registerMetricsRoute } from './plugins/metrics.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { closeSilentConnections } from './plugins/silent-connections.js';
@@ -88,9 +94,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
     ...connectionOptions(config),
-    // Requests Node or Fastify refuse before any route answer from the catalogue too, echoing nothing.
+    // Requests Node or Fastify refuse before any route answer from the catalogue too, echoing nothing:
+    // Fastify's own answer to a URL it cannot decode would quote it back.
     clientErrorHandler,
-    frameworkErrors: answerError,
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+      app.errorHandler(error, request, reply);
+    },
     // Per-request lines only when debugging: at 10,000 polls a second they would be the main cost.
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',

@@ -53,37 +53,31 @@ function send(reply: FastifyReply, status: number, message: string, headers: Rec
  * shows its cause.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler(answerError);
-}
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) return send(reply, error.statusCode, error.message, error.headers);
 
-/**
- * Also Fastify's `frameworkErrors` (a URL that cannot be decoded, a parameter too long), which Fastify
- * answers before any route or error handler otherwise, echoing the URL back.
- */
-export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof ApiError) return send(reply, error.statusCode, error.message, error.headers);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      if (error.validationContext === 'params') return send(reply, 404, API_ERRORS.jobNotFound.message);
+      const first = error.validation[0];
+      const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+      const context = error.validationContext === 'body' ? '' : `${error.validationContext} `;
+      return send(reply, 400, `Invalid ${context}field "${field}": ${first?.message ?? 'invalid value'}`);
+    }
 
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    if (error.validationContext === 'params') return send(reply, 404, API_ERRORS.jobNotFound.message);
-    const first = error.validation[0];
-    const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
-    const context = error.validationContext === 'body' ? '' : `${error.validationContext} `;
-    return send(reply, 400, `Invalid ${context}field "${field}": ${first?.message ?? 'invalid value'}`);
-  }
+    const code = FRAMEWORK_ERRORS[error.code];
+    if (code) return send(reply, API_ERRORS[code].status, FRAMEWORK_MESSAGES[error.code] ?? API_ERRORS[code].message);
 
-  const code = FRAMEWORK_ERRORS[error.code];
-  if (code) return send(reply, API_ERRORS[code].status, FRAMEWORK_MESSAGES[error.code] ?? API_ERRORS[code].message);
-
-  const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) {
-    const fallback = API_ERRORS[codeForStatus(status)];
-    return send(reply, fallback.status, FRAMEWORK_MESSAGES[error.code] ?? fallback.message);
-  }
-  if (clientGone(request)) {
-    // A visitor on a train going into a tunnel: worth a debug line, not an error with a stack.
-    request.log.debug({ reqId: request.id, code: error.code }, 'client closed the connection mid-request');
-    return send(reply, API_ERRORS.malformedUpload.status, API_ERRORS.malformedUpload.message);
-  }
-  request.log.error({ err: error, reqId: request.id, url: request.url }, 'request failed');
-  return send(reply, API_ERRORS.internal.status, API_ERRORS.internal.message);
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const fallback = API_ERRORS[codeForStatus(status)];
+      return send(reply, fallback.status, FRAMEWORK_MESSAGES[error.code] ?? fallback.message);
+    }
+    if (clientGone(request)) {
+      // A visitor on a train going into a tunnel: worth a debug line, not an error with a stack.
+      request.log.debug({ reqId: request.id, code: error.code }, 'client closed the connection mid-request');
+      return send(reply, API_ERRORS.malformedUpload.status, API_ERRORS.malformedUpload.message);
+    }
+    request.log.error({ err: error, reqId: request.id, url: request.url }, 'request failed');
+    return send(reply, API_ERRORS.internal.status, API_ERRORS.internal.message);
+  });
 }
