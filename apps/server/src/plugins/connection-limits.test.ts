@@ -43,7 +43,9 @@ describe('connections the server closes', () => {
     const closed = sockets.map((socket) => new Promise((resolve) => socket.once('close', resolve)));
     // The ones over the cap are closed at once, before any request: at least 6 of them go.
     await expect
-      .poll(() => sockets.filter((socket) => socket.destroyed || socket.readyState !== 'open').length)
+      .poll(() => sockets.filter((socket) => socket.destroyed || socket.readyState !== 'open').length, {
+        timeout: 10_000,
+      })
       .toBeGreaterThanOrEqual(6);
     for (const socket of sockets) socket.destroy();
     await Promise.all(closed);
