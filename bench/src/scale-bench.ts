@@ -27,6 +27,8 @@ const open = {
   POLL_LIMIT: '10000000',
   RATE_LIMIT_UPLOAD: '100000',
   RATE_LIMIT_CONSENT: '100000',
+  // Every simulated visitor connects from this one address.
+  CONNECTIONS_PER_IP: '0',
 };
 
 interface Shared {

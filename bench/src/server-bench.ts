@@ -14,6 +14,8 @@ const unlimited = {
   POLL_LIMIT: '10000000',
   RATE_LIMIT_UPLOAD: '100000',
   RATE_LIMIT_CONSENT: '100000',
+  // Every simulated visitor connects from this one address.
+  CONNECTIONS_PER_IP: '0',
 };
 
 async function waitForStatus(url: string, jobId: string, wanted: string, timeoutMs = 120_000): Promise<void> {

@@ -3,7 +3,13 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import { ApiError } from '@selfie-mosaic/contract';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -11,6 +17,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { clientErrorHandler } from './plugins/client-errors.js';
+import { connectionOptions, limitConnectionsPerAddress } from './plugins/connection-limits.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { createMetrics, registerMetricsRoute } from './plugins/metrics.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -55,8 +63,22 @@ function loggerOptions(config: Config, stream?: BuildOptions['logStream']): Fast
     serializers: {
       req: (request) => ({ id: request.id, method: request.method, url: request.url }),
     },
+    // Whatever else logs a request's headers (a plugin at trace level, an error carrying them) loses them:
+    // they hold the visitor's cookies and, behind a proxy, their address.
+    redact: { paths: LOG_REDACTIONS, censor: '[redacted]' },
   };
 }
+
+const LOG_REDACTIONS = [
+  'headers',
+  '*.headers',
+  '*.*.headers',
+  'remoteAddress',
+  '*.remoteAddress',
+  'ip',
+  '*.ip',
+  '*.ips',
+];
 
 /**
  * Builds the server in layers: external plugins, then app services (store, queue, storage, worker pool,
@@ -71,11 +93,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       rawRequest.url?.startsWith('/api/queue/') ? logger : logger.child(bindings, childOptions),
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
+    ...connectionOptions(config),
+    // Requests Node or Fastify refuse before any route answer from the catalogue too, echoing nothing:
+    // Fastify's own answer to a URL it cannot decode would quote it back.
+    clientErrorHandler,
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+      app.errorHandler(error, request, reply);
+    },
     // Per-request lines only when debugging: at 10,000 polls a second they would be the main cost.
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
   }).withTypeProvider<ZodTypeProvider>();
+  if (config.trustProxy === true) {
+    app.log.warn(
+      "TRUST_PROXY=true believes any client's X-Forwarded-For: anyone can pose as any address and escape " +
+        'the rate limits. Set the number of proxies in front (e.g. TRUST_PROXY=1) or their addresses instead.',
+    );
+  }
+  limitConnectionsPerAddress(app, config.connectionsPerAddress);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

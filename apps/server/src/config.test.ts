@@ -116,5 +116,23 @@ describe('loadConfig', () => {
     );
     expect(messageOf({ S3_ENDPOINT: 'http://minio:9000' })).toMatch(/S3_ENDPOINT=.*set S3_BUCKET/);
     expect(messageOf({ S3_BUCKET: 'art', STORAGE_DIR: '/x' })).toMatch(/STORAGE_DIR=.*choose one storage/);
+    // A heartbeat slower than the idle timeout would let quiet event streams be cut.
+    expect(messageOf({ HEARTBEAT_INTERVAL: '30', CONNECTION_TIMEOUT: '20' })).toMatch(
+      /HEARTBEAT_INTERVAL="30": must be below CONNECTION_TIMEOUT/,
+    );
+    expect(messageOf({ HEADERS_TIMEOUT: '60', REQUEST_TIMEOUT: '30' })).toMatch(/HEADERS_TIMEOUT=.*REQUEST_TIMEOUT/);
+  });
+
+  it('bounds connections by default, and leaves the per-address cap to the proxy behind one', () => {
+    expect(loadConfig({})).toMatchObject({
+      timeouts: { idleMs: 30_000, headersMs: 15_000, requestMs: 120_000, keepAliveMs: 72_000 },
+      connectionsPerAddress: 256,
+    });
+    expect(loadConfig({ TRUST_PROXY: '1' }).connectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '1', CONNECTIONS_PER_IP: '50' }).connectionsPerAddress).toBe(50);
+    expect(loadConfig({ REQUEST_TIMEOUT: '300', HEADERS_TIMEOUT: '5' }).timeouts).toMatchObject({
+      requestMs: 300_000,
+      headersMs: 5000,
+    });
   });
 });

@@ -10,6 +10,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export const ROLES = ['all', 'api', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * Far above what a browser needs (6 per host, plus event streams) yet far below what exhausts the
+ * process; generous because mobile carriers put many visitors behind one address.
+ */
+const DEFAULT_CONNECTIONS_PER_IP = 256;
+
 const integer = (min: number) => z.coerce.number().int().min(min);
 const seconds = (min = 0) => z.coerce.number().min(min);
 
@@ -45,6 +51,22 @@ const envSchema = z.object({
     .string()
     .default('false')
     .describe('Fastify trustProxy: true, false, a hop count or a list of addresses'),
+  // Connection bounds: each one closes a kind of socket a client could otherwise hold for free.
+  CONNECTION_TIMEOUT: seconds(0.1)
+    .default(30)
+    .describe(
+      'Seconds a connection may stay silent (no byte either way) before it is closed; above HEARTBEAT_INTERVAL',
+    ),
+  HEADERS_TIMEOUT: seconds(0.1).default(15).describe("Seconds a client has to send a request's headers"),
+  REQUEST_TIMEOUT: seconds(0.1)
+    .default(120)
+    .describe('Seconds a client has to send a whole request, upload body included'),
+  KEEP_ALIVE_TIMEOUT: seconds(0.1)
+    .default(72)
+    .describe('Seconds an idle keep-alive connection stays open (above the load balancer idle timeout)'),
+  CONNECTIONS_PER_IP: integer(0)
+    .optional()
+    .describe('Open connections per peer address, 0 for no cap (default 256, or 0 when TRUST_PROXY is set)'),
   ROLE: z
     .enum(ROLES)
     .default('all')
@@ -94,6 +116,12 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
   }
   if (env.S3_ENDPOINT && !env.S3_BUCKET) problem('S3_ENDPOINT', 'set S3_BUCKET as well');
   if (env.S3_BUCKET && env.STORAGE_DIR) problem('STORAGE_DIR', 'choose one storage: STORAGE_DIR or S3_BUCKET');
+  // Heartbeats are what keeps a quiet event stream alive through the idle timeout.
+  if (env.HEARTBEAT_INTERVAL >= env.CONNECTION_TIMEOUT) {
+    problem('HEARTBEAT_INTERVAL', 'must be below CONNECTION_TIMEOUT, or idle event streams are cut');
+  }
+  // Node refuses a headers timeout longer than the whole-request timeout.
+  if (env.HEADERS_TIMEOUT > env.REQUEST_TIMEOUT) problem('HEADERS_TIMEOUT', 'must not exceed REQUEST_TIMEOUT');
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -119,6 +147,10 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   /** Fastify's trustProxy: a flag, addresses/CIDRs, or a function trusting the first n hops. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  /** Socket timeouts in milliseconds (see `plugins/connection-limits.ts`). */
+  timeouts: { idleMs: number; headersMs: number; requestMs: number; keepAliveMs: number };
+  /** Open connections one peer address may hold; 0: no cap. */
+  connectionsPerAddress: number;
   testCrashAttempts: number;
   role: Role;
   /** Both set: scale mode (BullMQ, PostgreSQL, Redis pub/sub); both unset: embedded mode. */
@@ -162,6 +194,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxAttempts: e.MAX_ATTEMPTS,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    timeouts: {
+      idleMs: e.CONNECTION_TIMEOUT * 1000,
+      headersMs: e.HEADERS_TIMEOUT * 1000,
+      requestMs: e.REQUEST_TIMEOUT * 1000,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT * 1000,
+    },
+    // Behind a proxy every visitor shares the proxy's address: there the proxy is the place to cap clients.
+    connectionsPerAddress: e.CONNECTIONS_PER_IP ?? (e.TRUST_PROXY === 'false' ? DEFAULT_CONNECTIONS_PER_IP : 0),
     testCrashAttempts: e.TEST_CRASH_ATTEMPTS,
     role: e.ROLE,
     scale:

@@ -1,5 +1,5 @@
 import { API_ERRORS, ApiError, type ApiErrorCode } from '@selfie-mosaic/contract';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** Fastify and plugin error codes mapped onto the catalogue. */
@@ -13,18 +13,28 @@ const FRAMEWORK_ERRORS: Record<string, ApiErrorCode> = {
   FST_FIELDS_LIMIT: 'invalidField',
   FST_PROTO_VIOLATION: 'invalidField',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupportedMedia',
+  FST_INVALID_JSON_FIELD_ERROR: 'invalidField',
+  FST_MP_PREMATURE_CLOSE: 'malformedUpload',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupportedMedia',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalidField',
+  FST_ERR_CTP_INVALID_TYPE: 'invalidField',
+  FST_ERR_BAD_URL: 'badUrl',
+  FST_ERR_INVALID_URL: 'badUrl',
+  // Path parameters are job ids and artwork tokens: one this long names nothing.
+  FST_ERR_MAX_PARAM_LENGTH: 'notFound',
+  FST_ERR_ASYNC_CONSTRAINT: 'invalidField',
 };
 
-/** Any other client error a plugin raises keeps its status and takes the catalogue code of that status. */
-const STATUS_CODES: Record<number, ApiErrorCode> = {
-  404: 'notFound',
-  408: 'requestTimeout',
-  413: 'bodyTooLarge',
-  415: 'unsupportedMedia',
-  429: 'rateLimited',
-  431: 'headersTooLarge',
-};
+/** A 4xx the catalogue has no code for answers with the first catalogue entry of its status, never its own text. */
+function codeForStatus(status: number): ApiErrorCode {
+  const codes = Object.keys(API_ERRORS) as ApiErrorCode[];
+  return codes.find((code) => API_ERRORS[code].status === status) ?? 'invalidField';
+}
+
+/** The client closed the connection before its request was read: nothing to answer, nothing wrong here. */
+function clientGone(request: FastifyRequest): boolean {
+  return request.raw.aborted || (request.raw.destroyed && !request.raw.complete);
+}
 
 const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_FILES_LIMIT: 'Send exactly one photo',
@@ -70,12 +80,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return send(
-        reply,
-        status,
-        STATUS_CODES[status] ?? 'invalidField',
-        FRAMEWORK_MESSAGES[error.code] ?? error.message,
-      );
+      const code = codeForStatus(status);
+      return send(reply, API_ERRORS[code].status, code, FRAMEWORK_MESSAGES[error.code]);
+    }
+    if (clientGone(request)) {
+      // A visitor on a train going into a tunnel: worth a debug line, not an error with a stack.
+      request.log.debug({ reqId: request.id, code: error.code }, 'client closed the connection mid-request');
+      return send(reply, API_ERRORS.malformedUpload.status, 'malformedUpload');
     }
     request.log.error({ err: error, reqId: request.id, url: request.url }, 'request failed');
     return send(reply, API_ERRORS.internal.status, 'internal');

@@ -12,6 +12,11 @@ export function browserFamily(userAgent: string | null | undefined): string {
   return Bowser.getParser(userAgent).getBrowserName() || 'other';
 }
 
+/** The page without its query string or fragment: those carry tokens, campaign ids and whatever a link adds. */
+export function pathOnly(pagePath: string): string {
+  return pagePath.replace(/[?#].*$/s, '') || '/';
+}
+
 export function analyticsRoutes(app: App, { backend }: Services): void {
   app.post(
     '/api/analytics/pageview',
@@ -27,7 +32,7 @@ export function analyticsRoutes(app: App, { backend }: Services): void {
       await backend.pageviews.add({
         countryIso: body.country_iso,
         language: body.language,
-        pagePath: body.page_path,
+        pagePath: pathOnly(body.page_path),
         browserFamily: browserFamily(body.user_agent ?? request.headers['user-agent']),
       });
       return reply.code(204).send(null);

@@ -7,6 +7,7 @@ import {
   uploadFieldsSchema,
   uploadResponseSchema,
 } from '@selfie-mosaic/contract';
+import type { FastifyRequest } from 'fastify';
 import { enqueueJob } from '../services/job-runner.js';
 import { checkPhoto } from '../services/photo-check.js';
 import type { App, Services } from './context.js';
@@ -33,7 +34,7 @@ export function uploadRoutes(app: App, { backend, config }: Services): void {
       config: { rateLimit: { max: config.rateLimit.upload, timeWindow: config.rateLimit.windowMs } },
     },
     async (request, reply) => {
-      const { photo, fields } = await readUpload(request.parts({ limits: MULTIPART_LIMITS }));
+      const { photo, fields } = await readUpload(request);
       const parsed = uploadFieldsSchema.safeParse(fields);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -45,16 +46,22 @@ export function uploadRoutes(app: App, { backend, config }: Services): void {
       const { user_session_id: sessionId, blacklabel } = parsed.data;
 
       if (!(await backend.consents.hasConsent(sessionId))) throw new ApiError('noConsent');
-      const counts = await backend.queue.counts();
-      if (counts.waiting >= config.queueLimit) {
+      // The place in the queue is taken before the slow steps, or parallel uploads that all saw one free
+      // place would all take it. It is given back once the job is queued (it then counts itself) or failed.
+      const release = await backend.queue.reserve(config.queueLimit);
+      if (!release) {
         throw new ApiError('queueFull', undefined, { 'retry-after': String(QUEUE_FULL_RETRY_AFTER_SECONDS) });
       }
-      await checkPhoto(photo);
-
-      const jobId = randomUUID();
-      const photoKey = await backend.storage.savePhoto(jobId, photo);
-      await backend.jobs.create({ id: jobId, sessionId, blacklabel, photoKey });
-      await enqueueJob(backend, jobId);
+      let jobId: string;
+      try {
+        await checkPhoto(photo);
+        jobId = randomUUID();
+        const photoKey = await backend.storage.savePhoto(jobId, photo);
+        await backend.jobs.create({ id: jobId, sessionId, blacklabel, photoKey });
+        await enqueueJob(backend, jobId);
+      } finally {
+        await release();
+      }
       const position = await backend.queue.position(jobId);
       return reply.code(202).send({ job_id: jobId, status: 'queued', queue_position: Math.max(1, position) });
     },
@@ -69,8 +76,23 @@ const MULTIPART_LIMITS = {
   parts: 10,
 };
 
+/**
+ * Reads the form; a body the multipart parser cannot make sense of (no boundary, cut short, random bytes,
+ * broken part headers) is the client's fault and says so. Limits and field errors keep their own answers.
+ */
+async function readUpload(request: FastifyRequest) {
+  try {
+    return await readParts(request.parts({ limits: MULTIPART_LIMITS }));
+  } catch (error) {
+    if (error instanceof ApiError || (error as { code?: string }).code?.startsWith('FST_')) throw error;
+    // A client gone mid-upload is not malformed input: the error handler logs it at debug.
+    if (request.raw.aborted) throw error;
+    throw new ApiError('malformedUpload');
+  }
+}
+
 /** Reads every part whatever its order; `toBuffer()` throws as soon as the file passes the size limit. */
-async function readUpload(parts: AsyncIterableIterator<MultipartFile | MultipartValue>) {
+async function readParts(parts: AsyncIterableIterator<MultipartFile | MultipartValue>) {
   let photo: Buffer | undefined;
   const fields: Record<string, string> = {};
   let unexpectedFile: string | undefined;

@@ -31,6 +31,8 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   let queue: JobQueue;
   let events: StatusEvents;
   let disconnectQueue = async () => {};
+  // PostgreSQL reclaims deleted rows itself (autovacuum); SQLite needs telling (see openSqlite).
+  let scrub = async () => {};
   if (options.scale) {
     const { redisUrl, databaseUrl, queueName, lockDurationMs } = options.scale;
     const [{ BullJobQueue }, { RedisStatusEvents }] = await Promise.all([
@@ -53,6 +55,9 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     const embedded = await openSqlite(options.dataDir);
     db = embedded.db;
     queue = new SqliteJobQueue(embedded.sqlite);
+    scrub = async () => {
+      embedded.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    };
     events = new MemoryStatusEvents();
   }
   return {
@@ -62,6 +67,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     queue,
     events,
     storage,
+    scrub,
     async close() {
       await events.close();
       await disconnectQueue();

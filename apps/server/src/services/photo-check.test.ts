@@ -1,7 +1,7 @@
 import { API_ERRORS, ApiError } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { facePhoto } from '../test/fixtures.js';
+import { animatedPng, animatedWebp, facePhoto } from '../test/fixtures.js';
 import { checkPhoto } from './photo-check.js';
 
 function box(type: string, ...payload: Buffer[]): Buffer {
@@ -66,5 +66,27 @@ describe('checkPhoto', () => {
   it('refuses a HEIC file cut short', async () => {
     const header = heifHeader(3024, 4032);
     expect((await refusal(header.subarray(0, header.length - 10))).code).toBe('truncatedPhoto');
+  });
+
+  it('refuses an animated WebP and an animated PNG, saying animation is the problem', async () => {
+    for (const animation of [await animatedWebp(), await animatedPng()]) {
+      const error = await refusal(animation);
+      expect(error.statusCode).toBe(415);
+      expect(error.code).toBe('animatedImage');
+      expect(error.message).toMatch(/animated/i);
+    }
+  });
+
+  it('still accepts the first frame of those animations as a still photo', async () => {
+    const frame = (await sharp(await animatedWebp())
+      .png()
+      .toBuffer()) as Buffer;
+    expect(await checkPhoto(frame)).toMatchObject({ mime: 'image/png', width: 480, height: 640 });
+    // The APNG's own first frame is a plain PNG once its animation chunks are gone.
+    const { data, info } = await sharp(await animatedPng())
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const still = await sharp(data, { raw: info }).png().toBuffer();
+    expect(await checkPhoto(still)).toMatchObject({ mime: 'image/png', width: 480, height: 640 });
   });
 });

@@ -3,6 +3,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 
 const ALLOWED = new Set(UPLOAD_LIMITS.mimeTypes);
+/** file-type's name for a PNG with animation chunks (`acTL` before the image data). */
+const ANIMATED_PNG = 'image/apng';
 const HEIF_BRANDS = /^(heic|heix|heim|heis|hevc|hevx|mif1|msf1)$/;
 
 export interface CheckedPhoto {
@@ -19,18 +21,24 @@ export interface CheckedPhoto {
 export async function checkPhoto(bytes: Buffer): Promise<CheckedPhoto> {
   if (bytes.length === 0) throw new ApiError('emptyPhoto');
   const type = await fileTypeFromBuffer(bytes);
+  // The engine would take the first frame of an animation, rarely the face the visitor meant to send.
+  if (type?.mime === ANIMATED_PNG) throw new ApiError('animatedImage');
   const mime = type?.mime === 'image/heif' ? 'image/heic' : type?.mime;
   if (!mime || !ALLOWED.has(mime)) throw new ApiError('unsupportedMedia');
   if (!isComplete(bytes, mime)) throw new ApiError('truncatedPhoto');
-  const { width, height } = await readDimensions(bytes, mime);
+  const { width, height, pages } = await readHeader(bytes, mime);
   if (width * height > UPLOAD_LIMITS.maxPixels) throw new ApiError('tooLarge');
+  if (pages > 1) throw new ApiError('animatedImage');
   return { mime, width, height };
 }
 
-async function readDimensions(bytes: Buffer, mime: string): Promise<{ width: number; height: number }> {
+/** Size and frame count (animated WebP, HEIF sequences); sharp's PNG reader sees only an APNG's first frame. */
+async function readHeader(bytes: Buffer, mime: string): Promise<{ width: number; height: number; pages: number }> {
   try {
     const metadata = await sharp(bytes, { limitInputPixels: UPLOAD_LIMITS.maxPixels }).metadata();
-    if (metadata.width && metadata.height) return { width: metadata.width, height: metadata.height };
+    if (metadata.width && metadata.height) {
+      return { width: metadata.width, height: metadata.height, pages: metadata.pages ?? 1 };
+    }
   } catch (error) {
     if (error instanceof Error && /pixel limit/i.test(error.message)) throw new ApiError('tooLarge');
     // sharp's prebuilt libvips reads HEIF containers but may lack the HEVC codec: fall back to the header.
@@ -38,7 +46,7 @@ async function readDimensions(bytes: Buffer, mime: string): Promise<{ width: num
   }
   const size = mime === 'image/heic' ? heifImageSize(bytes) : undefined;
   if (!size) throw new ApiError('unreadablePhoto');
-  return size;
+  return { ...size, pages: 1 };
 }
 
 /** Cheap structural checks that catch a file cut short in transit, without decoding it. */

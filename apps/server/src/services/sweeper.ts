@@ -8,7 +8,10 @@ export async function sweepExpired(backend: Backend, now = Date.now()): Promise<
   let removed = 0;
   for (;;) {
     const expired = await backend.jobs.expired(now, BATCH);
-    if (expired.length === 0) return removed;
+    if (expired.length === 0) {
+      if (removed > 0) await backend.scrub();
+      return removed;
+    }
     for (const job of expired) {
       if (job.resultToken) await backend.storage.deleteResult(job.resultToken);
       if (job.photoKey) await backend.storage.deletePhoto(job.photoKey);

@@ -105,6 +105,8 @@ export interface QueueCounts {
   active: number;
 }
 
+export type QueueReservation = () => Promise<void>;
+
 /** FIFO job queue. Only ids travel through it; the job's data lives in the JobStore. */
 export interface JobQueue {
   add(jobId: string): Promise<void>;
@@ -113,6 +115,13 @@ export interface JobQueue {
   /** `position` of many jobs in one call (stream fan-out after the queue moved), in the same order. */
   positions(jobIds: readonly string[]): Promise<number[]>;
   counts(): Promise<QueueCounts>;
+  /**
+   * Takes one of `limit` waiting places for a job about to be added, counted together with the waiting
+   * jobs in one atomic step (across processes in scale mode), so parallel uploads never pass the limit
+   * however long their checks take. Undefined when the queue is full. Call the returned release once the
+   * job is added (it then counts as waiting) or its upload failed; releasing twice is harmless.
+   */
+  reserve(limit: number): Promise<QueueReservation | undefined>;
   /**
    * Puts back to waiting the jobs whose delivery a previous process left unfinished, and returns their
    * ids. Embedded: all at once at start. BullMQ: its stalled-job check does this continuously once the
@@ -169,6 +178,11 @@ export interface Backend {
   queue: JobQueue;
   events: StatusEvents;
   storage: FileStorage;
+  /**
+   * Leaves no readable trace of deleted records in the database's files (after a retention sweep).
+   * SQLite: zeroed pages (secure_delete) folded in from the write-ahead log, which is then emptied.
+   */
+  scrub(): Promise<void>;
   /** Closes connections and handles; call after the queue has been closed. */
   close(): Promise<void>;
 }

@@ -56,6 +56,25 @@ export function describeQueueContract(name: string, factory: () => Promise<Queue
       expect(await subject.queue.positions([])).toEqual([]);
     });
 
+    it('gives out waiting places only up to the limit, counting waiting jobs, even when asked at once', async () => {
+      await subject.queue.add(randomUUID());
+      const asked = await Promise.all(Array.from({ length: 10 }, () => subject.queue.reserve(4)));
+      const granted = asked.filter((release) => release !== undefined);
+      expect(granted).toHaveLength(3);
+      // A place given back (upload failed) can be taken again; releasing twice frees it once.
+      await granted[0]?.();
+      await granted[0]?.();
+      const again = await subject.queue.reserve(4);
+      expect(again).toBeDefined();
+      expect(await subject.queue.reserve(4)).toBeUndefined();
+      // A job added, then its place released: it counts as waiting instead.
+      await subject.queue.add(randomUUID());
+      await again?.();
+      expect(await subject.queue.reserve(4)).toBeUndefined();
+      for (const release of granted.slice(1)) await release?.();
+      expect(await subject.queue.reserve(4)).toBeDefined();
+    });
+
     it('hands jobs out first in, first out, never more than the concurrency at once', async () => {
       const ids = Array.from({ length: 5 }, () => randomUUID());
       for (const id of ids) await subject.queue.add(id);

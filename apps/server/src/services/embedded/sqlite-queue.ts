@@ -1,5 +1,5 @@
 import type { SqliteConnection } from '../sql/connect.js';
-import type { JobQueue, QueueCounts, QueueDelivery, QueueHandler } from '../types.js';
+import type { JobQueue, QueueCounts, QueueDelivery, QueueHandler, QueueReservation } from '../types.js';
 import { OrderedIds } from './ordered-ids.js';
 
 interface EntryRow {
@@ -23,6 +23,8 @@ export class SqliteJobQueue implements JobQueue {
   private concurrency = 1;
   private closing = false;
   private pumpScheduled = false;
+  /** Places taken by uploads still being checked and stored. */
+  private reserved = 0;
   private readonly recoveredListeners = new Set<(jobId: string) => void>();
 
   constructor(db: SqliteConnection) {
@@ -72,6 +74,17 @@ export class SqliteJobQueue implements JobQueue {
 
   async counts(): Promise<QueueCounts> {
     return { waiting: this.waiting.size, active: this.active.size };
+  }
+
+  /** One process holds the queue: counting and taking the place happen in one synchronous step. */
+  async reserve(limit: number): Promise<QueueReservation | undefined> {
+    if (this.waiting.size + this.reserved >= limit) return undefined;
+    this.reserved++;
+    let held = true;
+    return async () => {
+      if (held) this.reserved--;
+      held = false;
+    };
   }
 
   async recover(): Promise<string[]> {

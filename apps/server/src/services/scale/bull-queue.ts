@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { JobQueue, QueueCounts, QueueHandler } from '../types.js';
+import type { JobQueue, QueueCounts, QueueHandler, QueueReservation } from '../types.js';
 
 /**
  * Every job enters with this priority; a job whose attempt failed is raised to RETRY_PRIORITY before
@@ -31,11 +32,38 @@ end
 return positions
 `;
 
+/**
+ * Takes a waiting place for an upload in progress if the waiting jobs (wait list + prioritized set) and
+ * the places already taken are below the limit, in one script so no two API processes take the last one.
+ * Places are members of a sorted set scored by their expiry: those of an API process that died are
+ * dropped after RESERVATION_TTL_MS.
+ * KEYS: wait, prioritized, reservations; ARGV: limit, now, expiry, token.
+ */
+const RESERVE_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[2])
+local taken = redis.call('LLEN', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[3])
+if taken >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+return 1
+`;
+
+/** Far longer than an upload's checks and storage write take; only bounds a dead process's places. */
+const RESERVATION_TTL_MS = 5 * 60 * 1000;
+
 /** Ids per script call: bounds the time one call holds Redis. */
 const POSITION_BATCH = 1000;
 
 type PositionClient = Redis & {
   jobPositions(prioritized: string, wait: string, ...jobIds: string[]): Promise<number[]>;
+  reservePlace(
+    wait: string,
+    prioritized: string,
+    reservations: string,
+    limit: number,
+    now: number,
+    expiry: number,
+    token: string,
+  ): Promise<number>;
 };
 
 export interface BullQueueOptions {
@@ -68,6 +96,7 @@ export class BullJobQueue implements JobQueue {
     this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null }) as PositionClient;
     this.connection.on('error', (error) => this.options.onError?.(error));
     this.connection.defineCommand('jobPositions', { numberOfKeys: 2, lua: POSITION_SCRIPT });
+    this.connection.defineCommand('reservePlace', { numberOfKeys: 3, lua: RESERVE_SCRIPT });
     this.queue = new Queue(options.name, { connection: this.connection });
   }
 
@@ -100,6 +129,26 @@ export class BullJobQueue implements JobQueue {
   async counts(): Promise<QueueCounts> {
     const counts = await this.queue.getJobCounts('wait', 'prioritized', 'active');
     return { waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0 };
+  }
+
+  async reserve(limit: number): Promise<QueueReservation | undefined> {
+    const { prioritized, wait } = this.queue.keys;
+    const reservations = this.queue.toKey('upload-reservations');
+    const token = randomUUID();
+    const now = Date.now();
+    const taken = await this.connection.reservePlace(
+      wait as string,
+      prioritized as string,
+      reservations,
+      limit,
+      now,
+      now + RESERVATION_TTL_MS,
+      token,
+    );
+    if (Number(taken) !== 1) return undefined;
+    return async () => {
+      await this.connection.zrem(reservations, token);
+    };
   }
 
   /** BullMQ's stalled check recovers jobs of dead workers continuously: see `onRecovered`. */

@@ -127,6 +127,8 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
     WORKERS: '1',
     RATE_LIMIT_UPLOAD: '1000',
     RATE_LIMIT_CONSENT: '1000',
+    // Every simulated visitor connects from this one address.
+    CONNECTIONS_PER_IP: '0',
     WEB_DIST: path.join(storageDir, 'no-web-build'),
   };
   const [apiA, apiB, workerA, workerB] = (await Promise.all([

@@ -37,6 +37,8 @@ export async function openSqlite(dataDir: string): Promise<{ db: Db; sqlite: Sql
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
+  // Retention means gone from the disk too: a deleted row's bytes are zeroed, not left in a free page.
+  sqlite.pragma('secure_delete = ON');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }) });
   await migrateToLatest(db as Kysely<unknown>);
   return { db, sqlite };

@@ -1,0 +1,65 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { MODES, modeEnv, newSessionId } from '../test/harness.js';
+import { createBackend } from './create-backend.js';
+import { sweepExpired } from './sweeper.js';
+import type { Backend } from './types.js';
+
+const HOUR = 60 * 60 * 1000;
+
+/** Retention as promised: once a finished job's time is up, nothing of it is left, in either mode. */
+describe.each(MODES)('the retention sweep, %s mode', (mode) => {
+  let backend: Backend | undefined;
+  let dataDir: string;
+  afterEach(async () => {
+    await backend?.queue.close();
+    await backend?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('removes expired jobs, their artworks and photos, and leaves no trace in the database files', async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-sweep-'));
+    const config = loadConfig({ DATA_DIR: dataDir, ...(await modeEnv(mode)) });
+    backend = await createBackend({ dataDir, storage: config.storage, scale: config.scale });
+    const { jobs, storage } = backend;
+    const now = Date.now();
+    const photo = Buffer.from('photo bytes');
+
+    const add = async (sessionId: string) => {
+      const id = crypto.randomUUID();
+      const photoKey = await storage.savePhoto(id, photo);
+      return { ...(await jobs.create({ id, sessionId, blacklabel: false, photoKey })), photoKey };
+    };
+    const completed = await add(newSessionId());
+    const token = await storage.saveResult(Buffer.from('artwork bytes'));
+    await jobs.markCompleted(completed.id, { token, width: 1080, height: 1350, expiresAt: now + HOUR });
+    const failed = await add(newSessionId());
+    await jobs.markFailed(failed.id, { message: 'No face', code: 'no_face', expiresAt: now + HOUR });
+    const active = await add(newSessionId());
+
+    expect(await sweepExpired(backend, now + 2 * HOUR)).toBe(2);
+
+    for (const job of [completed, failed]) {
+      expect(await jobs.get(job.id)).toBeUndefined();
+      await expect(storage.readPhoto(job.photoKey)).rejects.toThrow();
+    }
+    expect(await storage.openResult(token)).toBeUndefined();
+    expect(await jobs.get(active.id)).toMatchObject({ status: 'pending' });
+
+    if (mode === 'embedded') {
+      // Deleted rows are zeroed and the write-ahead log emptied: the session ids are gone from the disk.
+      const files = ['selfie-mosaic.sqlite', 'selfie-mosaic.sqlite-wal']
+        .map((name) => path.join(dataDir, name))
+        .filter((file) => existsSync(file))
+        .map((file) => readFileSync(file));
+      const onDisk = (text: string) => files.some((bytes) => bytes.includes(Buffer.from(text)));
+      expect(onDisk(active.sessionId)).toBe(true);
+      expect(onDisk(completed.sessionId)).toBe(false);
+      expect(onDisk(failed.sessionId)).toBe(false);
+      expect(onDisk(token)).toBe(false);
+    }
+  });
+});
