@@ -1,6 +1,7 @@
 import { API_ERRORS, ApiError, type ApiErrorCode } from '@selfie-mosaic/contract';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { storageFault } from '../services/storage-health.js';
 
 /** Fastify and plugin error codes mapped onto the catalogue. */
 const FRAMEWORK_ERRORS: Record<string, ApiErrorCode> = {
@@ -49,6 +50,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return send(reply, status, FRAMEWORK_MESSAGES[error.code] ?? error.message);
+    }
+    // A full disk or a database that refuses writes is the operator's to fix, not a bug: 507/503.
+    const fault = storageFault(error);
+    if (fault) {
+      request.log.warn({ err: error, reqId: request.id }, 'storage refused a write');
+      return send(reply, API_ERRORS[fault].status, API_ERRORS[fault].message);
     }
     request.log.error({ err: error, reqId: request.id, url: request.url }, 'request failed');
     return send(reply, API_ERRORS.internal.status, API_ERRORS.internal.message);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import {
   ApiError,
@@ -7,13 +6,13 @@ import {
   uploadFieldsSchema,
   uploadResponseSchema,
 } from '@selfie-mosaic/contract';
-import { enqueueJob } from '../services/job-runner.js';
+import { acceptJob } from '../services/job-intake.js';
 import { checkPhoto } from '../services/photo-check.js';
 import type { App, Services } from './context.js';
 
 const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
 
-export function uploadRoutes(app: App, { backend, config }: Services): void {
+export function uploadRoutes(app: App, { backend, config, health }: Services): void {
   app.post(
     '/api/upload',
     {
@@ -28,6 +27,7 @@ export function uploadRoutes(app: App, { backend, config }: Services): void {
           415: errorSchema,
           429: errorSchema,
           503: errorSchema,
+          507: errorSchema,
         },
       },
       config: { rateLimit: { max: config.rateLimit.upload, timeWindow: config.rateLimit.windowMs } },
@@ -51,10 +51,7 @@ export function uploadRoutes(app: App, { backend, config }: Services): void {
       }
       await checkPhoto(photo);
 
-      const jobId = randomUUID();
-      const photoKey = await backend.storage.savePhoto(jobId, photo);
-      await backend.jobs.create({ id: jobId, sessionId, blacklabel, photoKey });
-      await enqueueJob(backend, jobId);
+      const jobId = await acceptJob({ backend, health, log: request.log }, { sessionId, blacklabel, photo });
       const position = await backend.queue.position(jobId);
       return reply.code(202).send({ job_id: jobId, status: 'queued', queue_position: Math.max(1, position) });
     },
