@@ -107,20 +107,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const servesApi = config.role !== 'worker';
   const runsJobs = config.role !== 'api';
   const startedAt = Date.now();
-  // The queue reports the writes it could not make; the health below is built once the backend is.
-  let health: StorageHealth | undefined;
-  const backend = await createBackend({
-    dataDir: config.dataDir,
-    storage: config.storage,
-    scale: config.scale,
-    maxAttempts: config.maxAttempts,
-    onError: (err) => {
-      health?.report(err);
-      app.log.warn({ err }, 'queue or event bus error (retried)');
-    },
-  });
-  let runner: JobRunner | undefined;
-  const storageHealth = new StorageHealth({
+  // Whether storage takes writes. Its probe and recovery use the backend and runner built below.
+  const health = new StorageHealth({
     log: app.log,
     // A write where each kind of write goes: the records, and the files (a directory or a bucket).
     probe: async () => {
@@ -129,21 +117,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     onRecovered: () => {
       runner?.queueStranded().catch((err) => {
-        storageHealth.report(err);
+        health.report(err);
         app.log.error({ err }, 'stranded jobs not queued');
       });
     },
   });
-  health = storageHealth;
-  const metrics = createMetrics(backend);
+  const backend = await createBackend({
+    dataDir: config.dataDir,
+    storage: config.storage,
+    scale: config.scale,
+    maxAttempts: config.maxAttempts,
+    onError: (err) => {
+      health.report(err);
+      app.log.warn({ err }, 'queue or event bus error (retried)');
+    },
+  });
+  const metrics = createMetrics(backend, () => health.current === undefined);
   const pool = runsJobs
     ? createRenderPool({ threads: config.workers, log: app.log, crashAttempts: config.testCrashAttempts })
     : undefined;
-  runner = pool
+  const runner = pool
     ? new JobRunner({
         backend,
         pool,
-        health: storageHealth,
+        health,
         log: app.log,
         metrics,
         maxAttempts: config.maxAttempts,
@@ -160,12 +157,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     hub,
     pollBudget: new PollBudget(config.pollLimit),
     metrics,
-    health: storageHealth,
+    health,
     lifecycle,
   };
   app.decorate('services', { ...services, sweep: (now?: number) => sweepExpired(backend, now) });
   // One sweeper per deployment is enough, but several are harmless: deletes are idempotent.
-  const stopSweeper = runsJobs ? startSweeper(backend, config.sweepIntervalMs, app.log, storageHealth) : () => {};
+  const stopSweeper = runsJobs ? startSweeper(backend, config.sweepIntervalMs, app.log, health) : () => {};
 
   // Routes.
   try {
@@ -214,7 +211,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       app.log.info(removed, 'storage reconciled with the records');
     } catch (err) {
       // Not fatal: the sweep tries again every SWEEP_INTERVAL.
-      storageHealth.report(err);
+      health.report(err);
       app.log.error({ err }, 'storage not reconciled at start');
     }
   };
@@ -223,7 +220,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     lifecycle.stopping = true;
     lifecycle.ready = false;
     // Jobs waiting for storage to take writes give up the wait, so the queue can close.
-    storageHealth.close();
+    health.close();
     hub.closeAll();
   });
   app.addHook('onClose', async () => {

@@ -81,6 +81,7 @@ it('answers uploads 507 while the disk is full, is not ready, and resumes by its
   expect(refused.status).toBe(507);
   expect(await refused.json()).toMatchObject({ error: API_ERRORS.storageFull.message });
   expect(await readyz(url)).toBe(503);
+  expect(await (await fetch(`${url}/metrics`)).text()).toContain('selfie_mosaic_storage_writable 0');
   // Refused at once while storage is full; nothing written, no partial file left.
   expect((await upload()).status).toBe(507);
   expect([files(dataDir, 'photos'), files(dataDir, 'tmp')]).toEqual([[], []]);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -14,7 +14,6 @@ export interface TinyDisk {
   fill(leaveBytes?: number): void;
   /** Removes the filler: space returns. */
   free(): void;
-  freeBytes(): number;
   unmount(): void;
 }
 
@@ -28,17 +27,25 @@ export function mountTinyDisk(megabytes: number): TinyDisk | { reason: string } 
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
     return { reason: `cannot mount a ${megabytes} MB tmpfs (needs root): ${stderr || (error as Error).message}` };
   }
-  const freeBytes = () => {
-    const { bavail, bsize } = statfsSync(dir);
-    return bavail * bsize;
-  };
   return {
     dir,
-    freeBytes,
     fill(leaveBytes = 0) {
-      // Grows the filler until the kernel refuses, then gives back `leaveBytes`.
-      const size = Math.max(0, freeBytes() - leaveBytes);
-      writeFileSync(filler, Buffer.alloc(size), { flag: 'a' });
+      // Grows the filler until the kernel refuses (a server may be writing meanwhile), then gives back
+      // `leaveBytes`. tmpfs counts whole pages, so less than a page may stay free.
+      const fd = openSync(filler, 'a');
+      try {
+        for (let chunk = 1024 * 1024; chunk >= 4096; ) {
+          try {
+            writeSync(fd, Buffer.alloc(chunk));
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+            chunk /= 2;
+          }
+        }
+        if (leaveBytes > 0) ftruncateSync(fd, Math.max(0, fstatSync(fd).size - leaveBytes));
+      } finally {
+        closeSync(fd);
+      }
     },
     free() {
       rmSync(filler, { force: true });
