@@ -17,7 +17,8 @@ let disk: TinyDisk | undefined;
 let server: TestServer | undefined;
 
 afterEach(async () => {
-  await server?.close();
+  // Removes the server's data dir (on the tiny disk, or a temp dir for the lock test).
+  await server?.stop();
   server = undefined;
   disk?.unmount();
   disk = undefined;
