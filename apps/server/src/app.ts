@@ -36,7 +36,9 @@ import { uploadRoutes } from './routes/upload.js';
 import { createBackend } from './services/create-backend.js';
 import { JobRunner } from './services/job-runner.js';
 import { PollBudget } from './services/poll-budget.js';
+import { ORPHAN_GRACE_MS, reconcileStorage } from './services/reconcile.js';
 import { createRenderPool } from './services/render-pool.js';
+import { StorageHealth } from './services/storage-health.js';
 import { StreamHub } from './services/stream-hub.js';
 import { startSweeper, sweepExpired } from './services/sweeper.js';
 
@@ -140,14 +142,33 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // App services. ROLE=api runs no render workers; ROLE=worker serves only health and metrics.
   const servesApi = config.role !== 'worker';
   const runsJobs = config.role !== 'api';
+  const startedAt = Date.now();
+  // Whether storage takes writes. Its probe and recovery use the backend and runner built below.
+  const health = new StorageHealth({
+    log: app.log,
+    // A write where each kind of write goes: the records, and the files (a directory or a bucket).
+    probe: async () => {
+      await backend.jobs.probeWrite();
+      await backend.storage.probe();
+    },
+    onRecovered: () => {
+      runner?.queueStranded().catch((err) => {
+        health.report(err);
+        app.log.error({ err }, 'stranded jobs not queued');
+      });
+    },
+  });
   const backend = await createBackend({
     dataDir: config.dataDir,
     storage: config.storage,
     scale: config.scale,
     maxAttempts: config.maxAttempts,
-    onError: (err) => app.log.warn({ err }, 'queue or event bus error (retried)'),
+    onError: (err) => {
+      health.report(err);
+      app.log.warn({ err }, 'queue or event bus error (retried)');
+    },
   });
-  const metrics = createMetrics(backend);
+  const metrics = createMetrics(backend, () => health.current === undefined);
   const pool = runsJobs
     ? createRenderPool({ threads: config.workers, log: app.log, crashAttempts: config.testCrashAttempts })
     : undefined;
@@ -155,6 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ? new JobRunner({
         backend,
         pool,
+        health,
         log: app.log,
         metrics,
         maxAttempts: config.maxAttempts,
@@ -171,11 +193,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     hub,
     pollBudget: new PollBudget(config.pollLimit),
     metrics,
+    health,
     lifecycle,
   };
   app.decorate('services', { ...services, sweep: (now?: number) => sweepExpired(backend, now) });
   // One sweeper per deployment is enough, but several are harmless: deletes are idempotent.
-  const stopSweeper = runsJobs ? startSweeper(backend, config.sweepIntervalMs, app.log) : () => {};
+  const stopSweeper = runsJobs ? startSweeper(backend, config.sweepIntervalMs, app.log, health) : () => {};
 
   // Routes.
   try {
@@ -204,18 +227,36 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return;
     }
     await runner.start();
-    // Ready once the workers have their models, so a load balancer sends no visitor to a cold process.
-    pool.warmUp().then(
+    // Ready once the workers have their models, so a load balancer sends no visitor to a cold process,
+    // and once storage holds nothing a previous process left without a record.
+    Promise.all([pool.warmUp(), reconcileAtStart(startedAt)]).then(
       () => {
         lifecycle.ready = !lifecycle.stopping;
       },
       (err) => app.log.error({ err }, 'render workers failed to start'),
     );
   });
+  /**
+   * Embedded mode: nothing else writes to this storage, so every file without a record from before this
+   * start is a leftover. Scale mode: other processes may be mid-upload, so only files older than the grace.
+   */
+  const reconcileAtStart = async (now: number): Promise<void> => {
+    const before = config.scale ? now - ORPHAN_GRACE_MS : now;
+    try {
+      const removed = await reconcileStorage(backend, before);
+      app.log.info(removed, 'storage reconciled with the records');
+    } catch (err) {
+      // Not fatal: the sweep tries again every SWEEP_INTERVAL.
+      health.report(err);
+      app.log.error({ err }, 'storage not reconciled at start');
+    }
+  };
   // Shutdown: refuse readiness, end streams (they hold connections open), let running jobs finish.
   app.addHook('preClose', async () => {
     lifecycle.stopping = true;
     lifecycle.ready = false;
+    // Jobs waiting for storage to take writes give up the wait, so the queue can close.
+    health.close();
     hub.closeAll();
   });
   app.addHook('onClose', async () => {

@@ -1,6 +1,7 @@
 import { API_ERRORS, ApiError, type ApiErrorCode } from '@selfie-mosaic/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { storageFault } from '../services/storage-health.js';
 
 /** Fastify and plugin error codes mapped onto the catalogue. */
 const FRAMEWORK_ERRORS: Record<string, ApiErrorCode> = {
@@ -87,6 +88,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // A visitor on a train going into a tunnel: worth a debug line, not an error with a stack.
       request.log.debug({ reqId: request.id, code: error.code }, 'client closed the connection mid-request');
       return send(reply, API_ERRORS.malformedUpload.status, 'malformedUpload');
+    }
+    // A full disk or a database that refuses writes is the operator's to fix, not a bug: 507/503.
+    const fault = storageFault(error);
+    if (fault) {
+      request.log.warn({ err: error, reqId: request.id }, 'storage refused a write');
+      return send(reply, API_ERRORS[fault].status, fault);
     }
     request.log.error({ err: error, reqId: request.id, url: request.url }, 'request failed');
     return send(reply, API_ERRORS.internal.status, 'internal');

@@ -11,10 +11,21 @@ export interface Metrics {
   httpSeconds: Histogram<'method' | 'route' | 'status'>;
 }
 
-/** One registry per app instance, so several apps in one test process never share counters. */
-export function createMetrics(backend: Backend): Metrics {
+/**
+ * One registry per app instance, so several apps in one test process never share counters.
+ * `storageWritable` tells whether storage takes writes (0 while the disk is full or the database refuses).
+ */
+export function createMetrics(backend: Backend, storageWritable: () => boolean = () => true): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'selfie_mosaic_storage_writable',
+    help: '1 while files and records can be written, 0 while writes fail (disk full, read-only, locked)',
+    registers: [registry],
+    collect() {
+      this.set(storageWritable() ? 1 : 0);
+    },
+  });
   new Gauge({
     name: 'selfie_mosaic_queue_depth',
     help: 'Jobs in the queue by state',

@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../plugins/metrics.js';
 import type { JobRunner } from '../services/job-runner.js';
 import type { PollBudget } from '../services/poll-budget.js';
+import type { StorageHealth } from '../services/storage-health.js';
 import type { StreamHub } from '../services/stream-hub.js';
 import type { Backend } from '../services/types.js';
 
@@ -31,6 +32,8 @@ export interface Services {
   hub: StreamHub;
   pollBudget: PollBudget;
   metrics: Metrics;
+  /** Whether storage (files and records) takes writes; uploads and readiness follow it. */
+  health: StorageHealth;
   /** Ready: serving with warm render workers; stopping: shutdown has begun. */
   lifecycle: { ready: boolean; stopping: boolean };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import {
   ApiError,
@@ -8,13 +7,13 @@ import {
   uploadResponseSchema,
 } from '@selfie-mosaic/contract';
 import type { FastifyRequest } from 'fastify';
-import { enqueueJob } from '../services/job-runner.js';
+import { acceptJob } from '../services/job-intake.js';
 import { checkPhoto } from '../services/photo-check.js';
 import type { App, Services } from './context.js';
 
 const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
 
-export function uploadRoutes(app: App, { backend, config }: Services): void {
+export function uploadRoutes(app: App, { backend, config, health }: Services): void {
   app.post(
     '/api/upload',
     {
@@ -29,6 +28,7 @@ export function uploadRoutes(app: App, { backend, config }: Services): void {
           415: errorSchema,
           429: errorSchema,
           503: errorSchema,
+          507: errorSchema,
         },
       },
       config: { rateLimit: { max: config.rateLimit.upload, timeWindow: config.rateLimit.windowMs } },
@@ -55,10 +55,7 @@ export function uploadRoutes(app: App, { backend, config }: Services): void {
       let jobId: string;
       try {
         await checkPhoto(photo);
-        jobId = randomUUID();
-        const photoKey = await backend.storage.savePhoto(jobId, photo);
-        await backend.jobs.create({ id: jobId, sessionId, blacklabel, photoKey });
-        await enqueueJob(backend, jobId);
+        jobId = await acceptJob({ backend, health, log: request.log }, { sessionId, blacklabel, photo });
       } finally {
         await release();
       }

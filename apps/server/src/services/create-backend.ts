@@ -54,7 +54,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   } else {
     const embedded = await openSqlite(options.dataDir);
     db = embedded.db;
-    queue = new SqliteJobQueue(embedded.sqlite);
+    queue = new SqliteJobQueue(embedded.sqlite, options.onError);
     scrub = async () => {
       embedded.sqlite.pragma('wal_checkpoint(TRUNCATE)');
     };

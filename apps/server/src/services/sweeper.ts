@@ -1,4 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { ORPHAN_GRACE_MS, reconcileStorage } from './reconcile.js';
+import type { StorageHealth } from './storage-health.js';
 import type { Backend } from './types.js';
 
 const BATCH = 500;
@@ -21,16 +23,29 @@ export async function sweepExpired(backend: Backend, now = Date.now()): Promise<
   }
 }
 
-export function startSweeper(backend: Backend, intervalMs: number, log: FastifyBaseLogger): () => void {
+/** Retention, then storage against the records (files a crash or a failed write left without a job). */
+async function sweep(backend: Backend, log: FastifyBaseLogger): Promise<void> {
+  const removed = await sweepExpired(backend);
+  if (removed > 0) log.info({ removed }, 'expired jobs swept');
+  const orphans = await reconcileStorage(backend, Date.now() - ORPHAN_GRACE_MS);
+  if (orphans.photos + orphans.results + orphans.partials > 0) log.info(orphans, 'files without a job removed');
+}
+
+export function startSweeper(
+  backend: Backend,
+  intervalMs: number,
+  log: FastifyBaseLogger,
+  health: StorageHealth,
+): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    sweepExpired(backend)
-      .then((removed) => {
-        if (removed > 0) log.info({ removed }, 'expired jobs swept');
+    sweep(backend, log)
+      .catch((err) => {
+        health.report(err);
+        log.error({ err }, 'retention sweep failed');
       })
-      .catch((err) => log.error({ err }, 'retention sweep failed'))
       .finally(() => {
         running = false;
       });

@@ -46,6 +46,12 @@ export interface JobStore {
   markCompleted(id: string, result: { token: string; width: number; height: number; expiresAt: number }): Promise<void>;
   markFailed(id: string, failure: { message: string; code: RefusalCode | null; expiresAt: number }): Promise<void>;
   clearPhoto(id: string): Promise<void>;
+  /** The stored jobs among these ids (storage reconciliation: a photo is named by its job id). */
+  getMany(ids: readonly string[]): Promise<JobRecord[]>;
+  /** Which of these artwork tokens a stored job holds (storage reconciliation). */
+  heldResultTokens(tokens: readonly string[]): Promise<Set<string>>;
+  /** A real, committed write of one row kept for it: whether the database takes writes (health probe). */
+  probeWrite(): Promise<void>;
   /** Ids of jobs in a status, oldest first (restart recovery). */
   idsWithStatus(status: JobStatus): Promise<string[]>;
   /** The completed, unexpired job whose artwork has this token. */
@@ -159,8 +165,18 @@ export interface StoredFile {
   size: number;
 }
 
-/** Uploaded photos and finished artworks. */
+/** A stored photo (key) or artwork (token) and when it was written, epoch milliseconds. */
+export interface StoredEntry {
+  key: string;
+  modifiedAt: number;
+}
+
+/**
+ * Uploaded photos and finished artworks. A write is all or nothing: a failed or interrupted one leaves
+ * at most a partial file under a temporary name that `removePartials` deletes, never a photo or artwork.
+ */
 export interface FileStorage {
+  /** Stores the photo under its job id (the key it returns). */
   savePhoto(jobId: string, bytes: Buffer): Promise<string>;
   readPhoto(key: string): Promise<Buffer>;
   deletePhoto(key: string): Promise<void>;
@@ -168,6 +184,14 @@ export interface FileStorage {
   saveResult(bytes: Buffer): Promise<string>;
   openResult(token: string): Promise<StoredFile | undefined>;
   deleteResult(token: string): Promise<void>;
+  /** Stored photo keys, a page at a time (reconciliation with the job records). */
+  listPhotos(): AsyncIterable<StoredEntry[]>;
+  /** Stored artwork tokens, a page at a time. */
+  listResults(): AsyncIterable<StoredEntry[]>;
+  /** Deletes partial writes started before `before` (a crash mid-write); returns how many. */
+  removePartials(before: number): Promise<number>;
+  /** Writes and deletes a small file: whether storage takes writes (storage health probe). */
+  probe(): Promise<void>;
 }
 
 /** Everything the routes and the job runner need, built by `createBackend`. */

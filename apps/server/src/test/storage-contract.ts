@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FileStorage } from '../services/types.js';
+import type { FileStorage, StoredEntry } from '../services/types.js';
+
+async function all(pages: AsyncIterable<StoredEntry[]>): Promise<StoredEntry[]> {
+  const entries: StoredEntry[] = [];
+  for await (const page of pages) entries.push(...page);
+  return entries;
+}
 
 export interface StorageUnderTest {
   storage: FileStorage;
@@ -42,6 +48,31 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
       const kept = await subject.storage.openResult(second);
       expect(kept?.size).toBe(11);
       expect(await text(kept?.stream as NodeJS.ReadableStream)).toBe('artwork one');
+    });
+
+    it('lists its photos and artworks with when they were written, for reconciliation with the records', async () => {
+      const jobId = randomUUID();
+      await subject.storage.savePhoto(jobId, Buffer.from('photo bytes'));
+      const token = await subject.storage.saveResult(Buffer.from('artwork'));
+      const photos = await all(subject.storage.listPhotos());
+      const results = await all(subject.storage.listResults());
+      expect(photos.map((entry) => entry.key)).toEqual([jobId]);
+      expect(results.map((entry) => entry.key)).toEqual([token]);
+      // Write times are the storage's clock (S3: whole seconds): close to now, not exact.
+      for (const entry of [...photos, ...results]) expect(Math.abs(entry.modifiedAt - Date.now())).toBeLessThan(60_000);
+      await subject.storage.deletePhoto(jobId);
+      await subject.storage.deleteResult(token);
+      expect(await all(subject.storage.listPhotos())).toEqual([]);
+      expect(await all(subject.storage.listResults())).toEqual([]);
+    });
+
+    it('probes a write and leaves nothing behind; removing partial writes keeps whole files', async () => {
+      const jobId = randomUUID();
+      await subject.storage.savePhoto(jobId, Buffer.from('photo bytes'));
+      await subject.storage.probe();
+      expect(await subject.storage.removePartials(Date.now() + 60_000)).toBe(0);
+      expect((await all(subject.storage.listPhotos())).map((entry) => entry.key)).toEqual([jobId]);
+      expect(await all(subject.storage.listResults())).toEqual([]);
     });
 
     it('refuses names that could escape its folders and finds nothing for unknown tokens', async () => {

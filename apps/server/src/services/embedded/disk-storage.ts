@@ -1,30 +1,43 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, opendir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileStorage, StoredFile } from '../types.js';
+import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
 
 const TOKEN = /^[0-9a-f]{32}$/;
 const JOB_ID = /^[0-9a-f-]{36}$/;
+const RESULT_FILE = /^([0-9a-f]{32})\.jpg$/;
+/** Entries per page when listing (reconciliation). */
+const PAGE = 500;
+/** The health probe writes this much, about a photo and an artwork: less could pass and then fail again. */
+const PROBE_BYTES = 1024 * 1024;
 
-/** Photos and artworks as files under DATA_DIR; names are validated so no path can escape the folders. */
+/**
+ * Photos and artworks as files under DATA_DIR (or a shared STORAGE_DIR); names are validated so no path
+ * can escape the folders. Every file is written under a random name in `tmp/` and renamed into place,
+ * so `photos/` and `results/` only ever hold complete files: a failed write removes its partial file,
+ * and one cut short by a crash stays in `tmp/` until `removePartials`.
+ */
 export class DiskStorage implements FileStorage {
   private readonly photos: string;
   private readonly results: string;
+  private readonly partials: string;
 
   constructor(dataDir: string) {
     this.photos = path.join(dataDir, 'photos');
     this.results = path.join(dataDir, 'results');
+    this.partials = path.join(dataDir, 'tmp');
   }
 
   async init(): Promise<void> {
     await mkdir(this.photos, { recursive: true });
     await mkdir(this.results, { recursive: true });
+    await mkdir(this.partials, { recursive: true });
   }
 
   async savePhoto(jobId: string, bytes: Buffer): Promise<string> {
     if (!JOB_ID.test(jobId)) throw new Error(`Expected a job id for savePhoto but received ${jobId}`);
-    await writeFile(path.join(this.photos, jobId), bytes);
+    await this.writeAtomically(path.join(this.photos, jobId), bytes);
     return jobId;
   }
 
@@ -38,7 +51,7 @@ export class DiskStorage implements FileStorage {
 
   async saveResult(bytes: Buffer): Promise<string> {
     const token = randomBytes(16).toString('hex');
-    await writeFile(this.resultPath(token), bytes);
+    await this.writeAtomically(this.resultPath(token), bytes);
     return token;
   }
 
@@ -57,6 +70,48 @@ export class DiskStorage implements FileStorage {
     await rm(this.resultPath(token), { force: true });
   }
 
+  listPhotos(): AsyncIterable<StoredEntry[]> {
+    return listFolder(this.photos, (name) => (JOB_ID.test(name) ? name : undefined));
+  }
+
+  listResults(): AsyncIterable<StoredEntry[]> {
+    return listFolder(this.results, (name) => RESULT_FILE.exec(name)?.[1]);
+  }
+
+  async removePartials(before: number): Promise<number> {
+    let removed = 0;
+    for await (const page of listFolder(this.partials, (name) => name)) {
+      for (const entry of page) {
+        if (entry.modifiedAt >= before) continue;
+        await rm(path.join(this.partials, entry.key), { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  async probe(): Promise<void> {
+    const file = path.join(this.partials, `probe-${randomBytes(8).toString('hex')}`);
+    try {
+      await writeFile(file, Buffer.alloc(PROBE_BYTES));
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+
+  /** Writes under a temporary name, then renames: readers and listings never see a partial file. */
+  private async writeAtomically(target: string, bytes: Buffer): Promise<void> {
+    const partial = path.join(this.partials, randomBytes(16).toString('hex'));
+    try {
+      await writeFile(partial, bytes, { flag: 'wx' });
+      await rename(partial, target);
+    } catch (error) {
+      // A full disk or a read-only remount: what was written so far goes, the error is the caller's.
+      await rm(partial, { force: true }).catch(() => {});
+      throw error;
+    }
+  }
+
   private photoPath(key: string): string {
     if (!JOB_ID.test(key)) throw new Error(`Expected a photo key but received ${key}`);
     return path.join(this.photos, key);
@@ -66,4 +121,29 @@ export class DiskStorage implements FileStorage {
     if (!TOKEN.test(token)) throw new Error(`Expected a result token but received ${token}`);
     return path.join(this.results, `${token}.jpg`);
   }
+}
+
+/** The folder's files whose name `keyOf` accepts, with their write times, a page at a time. */
+async function* listFolder(dir: string, keyOf: (name: string) => string | undefined): AsyncIterable<StoredEntry[]> {
+  let names: string[] = [];
+  const statPage = async (page: string[]): Promise<StoredEntry[]> => {
+    const entries = await Promise.all(
+      page.map(async (name) => {
+        // A file deleted between the listing and its stat (the runner finished the job) is simply gone.
+        const info = await stat(path.join(dir, name)).catch(() => undefined);
+        const key = keyOf(name);
+        return info && key ? { key, modifiedAt: info.mtimeMs } : undefined;
+      }),
+    );
+    return entries.filter((entry): entry is StoredEntry => entry !== undefined);
+  };
+  for await (const entry of await opendir(dir)) {
+    if (!entry.isFile()) continue;
+    names.push(entry.name);
+    if (names.length >= PAGE) {
+      yield await statPage(names);
+      names = [];
+    }
+  }
+  if (names.length > 0) yield await statPage(names);
 }

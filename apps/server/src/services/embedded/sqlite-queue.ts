@@ -2,6 +2,9 @@ import type { SqliteConnection } from '../sql/connect.js';
 import type { JobQueue, QueueCounts, QueueDelivery, QueueHandler, QueueReservation } from '../types.js';
 import { OrderedIds } from './ordered-ids.js';
 
+/** How soon the queue tries again to start a job after the database refused the write. */
+const WRITE_RETRY_MS = 1000;
+
 interface EntryRow {
   job_id: string;
   seq: number;
@@ -26,8 +29,13 @@ export class SqliteJobQueue implements JobQueue {
   /** Places taken by uploads still being checked and stored. */
   private reserved = 0;
   private readonly recoveredListeners = new Set<(jobId: string) => void>();
+  private retryTimer: NodeJS.Timeout | undefined;
 
-  constructor(db: SqliteConnection) {
+  /** `onError` hears of queue writes that failed (a full disk, a locked database); the queue carries on. */
+  constructor(
+    db: SqliteConnection,
+    private readonly onError: (error: Error) => void = () => {},
+  ) {
     // The queue's own table: only the embedded queue uses it (scale mode queues in Redis).
     db.exec(`CREATE TABLE IF NOT EXISTS queue_entries (
       job_id TEXT PRIMARY KEY,
@@ -105,6 +113,7 @@ export class SqliteJobQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.closing = true;
+    clearTimeout(this.retryTimer);
     await Promise.allSettled([...this.active.values()]);
   }
 
@@ -124,26 +133,44 @@ export class SqliteJobQueue implements JobQueue {
       const next = this.waiting.shift();
       if (!next) return;
       const attempt = (this.attempts.get(next.id) ?? 0) + 1;
+      try {
+        this.statements.activate.run(attempt, next.id);
+      } catch (error) {
+        // The database takes no writes: the job keeps its place, and the queue tries again shortly.
+        this.waiting.insert(next.id, next.seq);
+        this.onError(error as Error);
+        this.retryTimer ??= setTimeout(() => {
+          this.retryTimer = undefined;
+          this.schedulePump();
+        }, WRITE_RETRY_MS).unref();
+        return;
+      }
       this.attempts.set(next.id, attempt);
-      this.statements.activate.run(attempt, next.id);
       const delivery: QueueDelivery = { jobId: next.id, attempt };
       const run = this.deliver(handler, delivery, next.seq);
       this.active.set(next.id, run);
     }
   }
 
+  /** Never rejects: a failed handler goes back to its place, and a failed queue write is only reported. */
   private async deliver(handler: QueueHandler, delivery: QueueDelivery, seq: number): Promise<void> {
+    let finished = false;
     try {
       await handler(delivery);
-      this.statements.remove.run(delivery.jobId);
-      this.attempts.delete(delivery.jobId);
+      finished = true;
     } catch {
       // Back to the head of the queue (its original place) for another attempt.
-      this.statements.release.run(delivery.jobId);
       this.waiting.insert(delivery.jobId, seq);
-    } finally {
-      this.active.delete(delivery.jobId);
-      this.schedulePump();
     }
+    try {
+      // A row left 'active' by a failed write is put back to waiting at the next start, like a crash's.
+      if (finished) this.statements.remove.run(delivery.jobId);
+      else this.statements.release.run(delivery.jobId);
+    } catch (error) {
+      this.onError(error as Error);
+    }
+    if (finished) this.attempts.delete(delivery.jobId);
+    this.active.delete(delivery.jobId);
+    this.schedulePump();
   }
 }

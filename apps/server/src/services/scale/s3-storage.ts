@@ -5,13 +5,16 @@ import {
   GetObjectCommand,
   NoSuchKey,
   PutObjectCommand,
+  paginateListObjectsV2,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import type { FileStorage, StoredFile } from '../types.js';
+import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
 
 const TOKEN = /^[0-9a-f]{32}$/;
 const JOB_ID = /^[0-9a-f-]{36}$/;
+const PHOTO_OBJECT = /^photos\/([0-9a-f-]{36})$/;
+const RESULT_OBJECT = /^results\/([0-9a-f]{32})\.jpg$/;
 
 export interface S3StorageOptions {
   bucket: string;
@@ -22,7 +25,10 @@ export interface S3StorageOptions {
   credentials?: S3ClientConfig['credentials'];
 }
 
-/** Photos and artworks as objects in an S3-compatible bucket, reachable from every API process. */
+/**
+ * Photos and artworks as objects in an S3-compatible bucket, reachable from every API process. A PUT is
+ * all or nothing (S3 stores no object from a failed or cut-short request), so there are no partial writes.
+ */
 export class S3Storage implements FileStorage {
   private readonly client: S3Client;
   private readonly bucket: string;
@@ -72,8 +78,40 @@ export class S3Storage implements FileStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: resultKey(token) }));
   }
 
+  listPhotos(): AsyncIterable<StoredEntry[]> {
+    return this.list('photos/', PHOTO_OBJECT);
+  }
+
+  listResults(): AsyncIterable<StoredEntry[]> {
+    return this.list('results/', RESULT_OBJECT);
+  }
+
+  async removePartials(): Promise<number> {
+    return 0;
+  }
+
+  async probe(): Promise<void> {
+    const key = `probes/${randomBytes(8).toString('hex')}`;
+    try {
+      await this.put(key, Buffer.alloc(1024), 'application/octet-stream');
+    } finally {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(() => {});
+    }
+  }
+
   close(): void {
     this.client.destroy();
+  }
+
+  private async *list(prefix: string, name: RegExp): AsyncIterable<StoredEntry[]> {
+    for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: prefix })) {
+      const entries: StoredEntry[] = [];
+      for (const object of page.Contents ?? []) {
+        const key = name.exec(object.Key ?? '')?.[1];
+        if (key) entries.push({ key, modifiedAt: object.LastModified?.getTime() ?? 0 });
+      }
+      yield entries;
+    }
   }
 
   private async put(key: string, body: Buffer, contentType: string): Promise<void> {

@@ -30,18 +30,46 @@ function withPreparedStatements(sqlite: SqliteConnection): SqliteDatabase {
   };
 }
 
+/**
+ * The embedded database cannot be used at start (damaged, unreadable, not a file): its message is one
+ * line for the operator, naming the file and what to do, and the server stops without a stack trace.
+ */
+export class DatabaseOpenError extends Error {
+  override name = 'DatabaseOpenError';
+}
+
+const DAMAGED = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+
+function openError(file: string, error: unknown): DatabaseOpenError {
+  // The migrator wraps the driver's error: its code is on the cause.
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  const code = String((cause as { code?: unknown }).code ?? '');
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const advice = DAMAGED.has(code.replace(/^(SQLITE_[A-Z]+)_.*$/, '$1'))
+    ? 'Restore it from a backup, or move it aside (keep it: it holds the consent records) to start with an empty one.'
+    : "Check that it is a file the server's user can read and write, in a folder it can write to (DATA_DIR), on a disk with free space.";
+  return new DatabaseOpenError(`Cannot use the database ${file} (${reason}). ${advice}`, { cause: error });
+}
+
 /** Opens (creating if needed) the embedded database under `dataDir` in WAL mode, schema up to date. */
 export async function openSqlite(dataDir: string): Promise<{ db: Db; sqlite: SqliteConnection }> {
-  mkdirSync(dataDir, { recursive: true });
-  const sqlite = new Database(path.join(dataDir, 'selfie-mosaic.sqlite'));
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
-  // Retention means gone from the disk too: a deleted row's bytes are zeroed, not left in a free page.
-  sqlite.pragma('secure_delete = ON');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }) });
-  await migrateToLatest(db as Kysely<unknown>);
-  return { db, sqlite };
+  const file = path.resolve(dataDir, 'selfie-mosaic.sqlite');
+  let sqlite: SqliteConnection | undefined;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    sqlite = new Database(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    // Retention means gone from the disk too: a deleted row's bytes are zeroed, not left in a free page.
+    sqlite.pragma('secure_delete = ON');
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }) });
+    await migrateToLatest(db as Kysely<unknown>);
+    return { db, sqlite };
+  } catch (error) {
+    sqlite?.close();
+    throw openError(file, error);
+  }
 }
 
 /** Connects to PostgreSQL (`DATABASE_URL`) with a small pool and brings the schema up to date. */

@@ -64,6 +64,16 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  // One row rewritten by the storage health probe: a committed write proves the database takes writes.
+  '002_storage_probe': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('storage_probe')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('probed_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -73,6 +83,8 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }

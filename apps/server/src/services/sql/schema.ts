@@ -41,8 +41,14 @@ export interface PageviewsTable {
   created_at: string;
 }
 
+export interface StorageProbeTable {
+  id: number;
+  probed_at: number | string;
+}
+
 export interface Tables {
   jobs: JobsTable;
+  storage_probe: StorageProbeTable;
   consents: ConsentsTable;
   pageviews: PageviewsTable;
 }

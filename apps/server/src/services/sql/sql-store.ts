@@ -81,6 +81,27 @@ export class SqlJobStore implements JobStore {
     return row && toRecord(row);
   }
 
+  async getMany(ids: readonly string[]): Promise<JobRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('jobs').selectAll().where('id', 'in', ids).execute();
+    return rows.map(toRecord);
+  }
+
+  async heldResultTokens(tokens: readonly string[]): Promise<Set<string>> {
+    if (tokens.length === 0) return new Set();
+    const rows = await this.db.selectFrom('jobs').select('result_token').where('result_token', 'in', tokens).execute();
+    return new Set(rows.map((row) => row.result_token as string));
+  }
+
+  async probeWrite(): Promise<void> {
+    const probedAt = this.now();
+    await this.db
+      .insertInto('storage_probe')
+      .values({ id: 1, probed_at: probedAt })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet({ probed_at: probedAt }))
+      .execute();
+  }
+
   async markQueued(id: string, from: 'pending' | 'processing'): Promise<void> {
     await this.db
       .updateTable('jobs')
