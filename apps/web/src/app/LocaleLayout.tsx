@@ -1,4 +1,4 @@
-import type { Locale } from '@selfie-mosaic/campaign';
+import type { Locale, Market } from '@selfie-mosaic/campaign';
 import type { TFunction } from 'i18next';
 import { Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
@@ -16,7 +16,7 @@ import { UpdateBanner } from './UpdateBanner';
 interface LocaleLayoutProps {
   locale: Locale;
   t: TFunction;
-  country: string;
+  market: Market;
   countryName: string;
 }
 
@@ -24,13 +24,14 @@ interface LocaleLayoutProps {
  * The frame of every `/:country/:language/*` page: `lang`/`dir`, the locale cookie, the page view,
  * focus and scroll on a new screen, and the idle preload of the screens that can come next.
  */
-export function LocaleLayout({ locale, t, country, countryName }: LocaleLayoutProps) {
+export function LocaleLayout({ locale, t, market, countryName }: LocaleLayoutProps) {
   const { pathname } = useLocation();
   const screen = pathname.split('/')[3];
+  const { country, minimumAge } = market;
 
   const active = useMemo<ActiveLocale>(
-    () => ({ locale, t, country, countryName, path: (name) => `/${country}/${locale.code}/${name}` }),
-    [locale, t, country, countryName],
+    () => ({ locale, t, country, countryName, minimumAge, path: (name) => `/${country}/${locale.code}/${name}` }),
+    [locale, t, country, countryName, minimumAge],
   );
 
   // Before the first paint, so a right-to-left page is never drawn left to right first.

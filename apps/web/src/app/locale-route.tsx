@@ -1,9 +1,9 @@
-import { findMarket, isLocaleCode, type LocaleCode } from '@selfie-mosaic/campaign';
+import { findMarket, isLocaleCode, type LocaleCode, type Market } from '@selfie-mosaic/campaign';
 import { use, useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';
+import { countryName } from '../lib/country-names';
 import { preloadFontsFor } from '../lib/fonts';
 import { loadLocale } from '../lib/i18n';
-import { countryName } from '../lib/locale';
 import { NotFoundPage } from './ErrorPages';
 import { LocaleLayout } from './LocaleLayout';
 import { firstScreenReady } from './warm-up';
@@ -17,12 +17,12 @@ export function LocaleRoute() {
   if (country !== market.country) return <Navigate to={`/${market.country}/${language}/${rest}`} replace />;
   // A language the market does not offer: the country landing picks one it does.
   if (!market.locales.includes(language)) return <Navigate to={`/${market.country}`} replace />;
-  return <LoadedLocale country={market.country} code={language} />;
+  return <LoadedLocale market={market} code={language} />;
 }
 
-function LoadedLocale({ country, code }: { country: string; code: LocaleCode }) {
-  const { locale, t } = use(loadLocale(code));
+function LoadedLocale({ market, code }: { market: Market; code: LocaleCode }) {
+  const { locale, t, countryNames } = use(loadLocale(code));
   use(firstScreenReady());
   useEffect(() => void preloadFontsFor(locale), [locale]);
-  return <LocaleLayout locale={locale} t={t} country={country} countryName={countryName(country, locale.tag)} />;
+  return <LocaleLayout locale={locale} t={t} market={market} countryName={countryName(countryNames, market.country)} />;
 }

@@ -1,6 +1,7 @@
 import { getLocale, type Locale, type LocaleCode } from '@selfie-mosaic/campaign';
 import { MESSAGES, QUEUE_MESSAGES } from '@selfie-mosaic/contract';
 import type { i18n as I18n, TFunction } from 'i18next';
+import { loadCountryNames } from './country-names';
 
 type Resources = Record<string, unknown>;
 
@@ -67,6 +68,8 @@ function i18nInstance(): Promise<I18n> {
 export interface LoadedLocale {
   locale: Locale;
   t: TFunction;
+  /** Country code → name in this locale, for `{{country}}`. */
+  countryNames: Record<string, string>;
 }
 
 const loading = new Map<LocaleCode, Promise<LoadedLocale>>();
@@ -82,15 +85,15 @@ async function addBundle(code: LocaleCode): Promise<boolean> {
   return true;
 }
 
-/** Loads a locale's copy once; a locale whose file has not landed yet reads in English. */
+/** Loads a locale's copy and country names once; a locale whose file has not landed yet reads in English. */
 export function loadLocale(code: LocaleCode): Promise<LoadedLocale> {
   let pending = loading.get(code);
   if (!pending) {
     pending = (async () => {
-      const found = await addBundle(code);
+      const [found, countryNames] = await Promise.all([addBundle(code), loadCountryNames(code)]);
       if (!found) await addBundle('en');
       const i18n = await i18nInstance();
-      return { locale: getLocale(code), t: i18n.getFixedT(found ? code : 'en') };
+      return { locale: getLocale(code), t: i18n.getFixedT(found ? code : 'en'), countryNames };
     })();
     pending.catch(() => loading.delete(code));
     loading.set(code, pending);
