@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_MINIMUM_AGE,
   findMarket,
+  getLocale,
   LOCALE_CODES,
   LOCALES,
   legalLinks,
@@ -76,6 +77,13 @@ describe('markets', () => {
     const others = MARKETS.filter((m) => !['jo', 'lv', 'ru', 'kz'].includes(m.country));
     for (const m of others) expect(m.minimumAge, m.country).toBe(DEFAULT_MINIMUM_AGE);
     expect(DEFAULT_MINIMUM_AGE).toBe(18);
+  });
+
+  it('lists each language once in a market’s language switch', () => {
+    for (const market of MARKETS) {
+      const names = market.locales.map((code) => getLocale(code).name);
+      expect(new Set(names).size, market.country).toBe(names.length);
+    }
   });
 
   it('finds markets case-insensitively and knows no others', () => {
