@@ -2,6 +2,7 @@ export { BRAND } from './brand.js';
 export { getLocale, isLocaleCode, LOCALE_CODES, LOCALES, type Locale, type LocaleCode } from './locales.js';
 export {
   COUNTRY_CODES,
+  DEFAULT_MINIMUM_AGE,
   findMarket,
   isMarketLocale,
   legalLinks,

@@ -1,12 +1,13 @@
 /** The 35 locales of SPEC §2. `code` is the URL segment; `tag` is the BCP 47 tag for Intl and `lang`. */
 export interface Locale {
   code: LocaleCode;
-  /** The locale's own name for itself, as a visitor would look for it. */
+  /**
+   * The language's own name, as a visitor looks for it in the market's language switch. A market never
+   * offers one language twice, so the country is left out (it would widen the switch on a phone).
+   */
   name: string;
   tag: string;
   dir: 'ltr' | 'rtl';
-  /** Minimum age stated by the locale's wording (SPEC §5); null where the wording says "legal age". */
-  minimumAge: number | null;
   /** The country a prefixed code belongs to (`ae-ar` → `ae`); plain codes have none. */
   country?: string;
 }
@@ -55,41 +56,41 @@ const rtl = 'rtl' as const;
 const ltr = 'ltr' as const;
 
 export const LOCALES: readonly Locale[] = [
-  { code: 'ae-ar', name: 'العربية (الإمارات)', tag: 'ar-AE', dir: rtl, minimumAge: 18, country: 'ae' },
-  { code: 'az', name: 'Azərbaycan', tag: 'az', dir: ltr, minimumAge: 18 },
-  { code: 'bg', name: 'Български', tag: 'bg', dir: ltr, minimumAge: 18 },
-  { code: 'bm', name: 'Bosanski / Crnogorski', tag: 'bs', dir: ltr, minimumAge: 18 },
-  { code: 'ca', name: 'Català', tag: 'ca', dir: ltr, minimumAge: 18 },
-  { code: 'cs', name: 'Čeština', tag: 'cs', dir: ltr, minimumAge: 18 },
-  { code: 'de', name: 'Deutsch', tag: 'de', dir: ltr, minimumAge: 18 },
-  { code: 'eg-ar', name: 'العربية (مصر)', tag: 'ar-EG', dir: rtl, minimumAge: 18, country: 'eg' },
-  { code: 'el', name: 'Ελληνικά', tag: 'el', dir: ltr, minimumAge: 18 },
-  { code: 'en', name: 'English', tag: 'en', dir: ltr, minimumAge: null },
-  { code: 'es', name: 'Español', tag: 'es', dir: ltr, minimumAge: 18 },
-  { code: 'et', name: 'Eesti', tag: 'et', dir: ltr, minimumAge: 18 },
-  { code: 'fr', name: 'Français', tag: 'fr', dir: ltr, minimumAge: 18 },
-  { code: 'hr', name: 'Hrvatski', tag: 'hr', dir: ltr, minimumAge: 18 },
-  { code: 'hy', name: 'Հայերեն', tag: 'hy', dir: ltr, minimumAge: 18 },
-  { code: 'it', name: 'Italiano', tag: 'it', dir: ltr, minimumAge: 18 },
-  { code: 'jo-en', name: 'English (Jordan)', tag: 'en-JO', dir: ltr, minimumAge: 19, country: 'jo' },
-  { code: 'jo-ar', name: 'العربية (الأردن)', tag: 'ar-JO', dir: rtl, minimumAge: 19, country: 'jo' },
-  { code: 'ka', name: 'ქართული', tag: 'ka', dir: ltr, minimumAge: 18 },
-  { code: 'kk', name: 'Қазақ тілі', tag: 'kk', dir: ltr, minimumAge: 21 },
-  { code: 'kz-ru', name: 'Русский (Казахстан)', tag: 'ru-KZ', dir: ltr, minimumAge: 21, country: 'kz' },
-  { code: 'kw-ar', name: 'العربية (الكويت)', tag: 'ar-KW', dir: rtl, minimumAge: 18, country: 'kw' },
-  { code: 'lb-ar', name: 'العربية (لبنان)', tag: 'ar-LB', dir: rtl, minimumAge: 18, country: 'lb' },
-  { code: 'lt', name: 'Lietuvių', tag: 'lt', dir: ltr, minimumAge: 18 },
-  { code: 'lv', name: 'Latviešu', tag: 'lv', dir: ltr, minimumAge: 20 },
-  { code: 'ru', name: 'Русский', tag: 'ru', dir: ltr, minimumAge: 20 },
-  { code: 'sa-ar', name: 'العربية (السعودية)', tag: 'ar-SA', dir: rtl, minimumAge: 18, country: 'sa' },
-  { code: 'mk', name: 'Македонски', tag: 'mk', dir: ltr, minimumAge: 18 },
-  { code: 'pl', name: 'Polski', tag: 'pl', dir: ltr, minimumAge: 18 },
-  { code: 'pt', name: 'Português', tag: 'pt', dir: ltr, minimumAge: 18 },
-  { code: 'ro', name: 'Română', tag: 'ro', dir: ltr, minimumAge: 18 },
-  { code: 'sk', name: 'Slovenčina', tag: 'sk', dir: ltr, minimumAge: 18 },
-  { code: 'sq', name: 'Shqip', tag: 'sq', dir: ltr, minimumAge: 18 },
-  { code: 'tr', name: 'Türkçe', tag: 'tr', dir: ltr, minimumAge: 18 },
-  { code: 'uz', name: 'Oʻzbekcha', tag: 'uz', dir: ltr, minimumAge: 18 },
+  { code: 'ae-ar', name: 'العربية', tag: 'ar-AE', dir: rtl, country: 'ae' },
+  { code: 'az', name: 'Azərbaycan', tag: 'az', dir: ltr },
+  { code: 'bg', name: 'Български', tag: 'bg', dir: ltr },
+  { code: 'bm', name: 'Bosanski / Crnogorski', tag: 'bs', dir: ltr },
+  { code: 'ca', name: 'Català', tag: 'ca', dir: ltr },
+  { code: 'cs', name: 'Čeština', tag: 'cs', dir: ltr },
+  { code: 'de', name: 'Deutsch', tag: 'de', dir: ltr },
+  { code: 'eg-ar', name: 'العربية', tag: 'ar-EG', dir: rtl, country: 'eg' },
+  { code: 'el', name: 'Ελληνικά', tag: 'el', dir: ltr },
+  { code: 'en', name: 'English', tag: 'en', dir: ltr },
+  { code: 'es', name: 'Español', tag: 'es', dir: ltr },
+  { code: 'et', name: 'Eesti', tag: 'et', dir: ltr },
+  { code: 'fr', name: 'Français', tag: 'fr', dir: ltr },
+  { code: 'hr', name: 'Hrvatski', tag: 'hr', dir: ltr },
+  { code: 'hy', name: 'Հայերեն', tag: 'hy', dir: ltr },
+  { code: 'it', name: 'Italiano', tag: 'it', dir: ltr },
+  { code: 'jo-en', name: 'English', tag: 'en-JO', dir: ltr, country: 'jo' },
+  { code: 'jo-ar', name: 'العربية', tag: 'ar-JO', dir: rtl, country: 'jo' },
+  { code: 'ka', name: 'ქართული', tag: 'ka', dir: ltr },
+  { code: 'kk', name: 'Қазақ тілі', tag: 'kk', dir: ltr },
+  { code: 'kz-ru', name: 'Русский', tag: 'ru-KZ', dir: ltr, country: 'kz' },
+  { code: 'kw-ar', name: 'العربية', tag: 'ar-KW', dir: rtl, country: 'kw' },
+  { code: 'lb-ar', name: 'العربية', tag: 'ar-LB', dir: rtl, country: 'lb' },
+  { code: 'lt', name: 'Lietuvių', tag: 'lt', dir: ltr },
+  { code: 'lv', name: 'Latviešu', tag: 'lv', dir: ltr },
+  { code: 'ru', name: 'Русский', tag: 'ru', dir: ltr },
+  { code: 'sa-ar', name: 'العربية', tag: 'ar-SA', dir: rtl, country: 'sa' },
+  { code: 'mk', name: 'Македонски', tag: 'mk', dir: ltr },
+  { code: 'pl', name: 'Polski', tag: 'pl', dir: ltr },
+  { code: 'pt', name: 'Português', tag: 'pt', dir: ltr },
+  { code: 'ro', name: 'Română', tag: 'ro', dir: ltr },
+  { code: 'sk', name: 'Slovenčina', tag: 'sk', dir: ltr },
+  { code: 'sq', name: 'Shqip', tag: 'sq', dir: ltr },
+  { code: 'tr', name: 'Türkçe', tag: 'tr', dir: ltr },
+  { code: 'uz', name: 'Oʻzbekcha', tag: 'uz', dir: ltr },
 ];
 
 const byCode = new Map<string, Locale>(LOCALES.map((locale) => [locale.code, locale]));

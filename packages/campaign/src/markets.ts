@@ -7,18 +7,34 @@ export interface Market {
   locales: readonly LocaleCode[];
   /** Whether the age gate adds the line "are you over {age} and living in {country}?" (SPEC §2, screen 1). */
   confirmResidence: boolean;
+  /**
+   * The age every locale of the market asks (SPEC §5): the law is the country's, whatever the language.
+   * null asks for "legal age" without a number, for a market whose operator configures it that way.
+   */
+  minimumAge: number | null;
 }
 
-function market(country: string, locales: readonly LocaleCode[], confirmResidence = false): Market {
-  return { country, locales, confirmResidence };
+/** The minimum age where a market sets none of its own. */
+export const DEFAULT_MINIMUM_AGE = 18;
+
+interface MarketOptions {
+  confirmResidence?: boolean;
+  minimumAge?: number | null;
 }
+
+function market(country: string, locales: readonly LocaleCode[], options: MarketOptions = {}): Market {
+  const { confirmResidence = false, minimumAge = DEFAULT_MINIMUM_AGE } = options;
+  return { country, locales, confirmResidence, minimumAge };
+}
+
+const residence = { confirmResidence: true };
 
 /**
  * Every prefixed locale belongs to its own country and every plain language code to at least the
  * country where it is the main language (`ka` → `ge`, `kk` → `kz`, `bm` → `me` and `ba`).
  */
 export const MARKETS: readonly Market[] = [
-  market('ae', ['ae-ar', 'en'], true),
+  market('ae', ['ae-ar', 'en'], residence),
   market('al', ['sq', 'en']),
   market('am', ['hy', 'ru', 'en']),
   market('ad', ['ca', 'es', 'fr']),
@@ -31,7 +47,7 @@ export const MARKETS: readonly Market[] = [
   market('cz', ['cs', 'en']),
   market('de', ['de', 'en']),
   market('ee', ['et', 'ru', 'en']),
-  market('eg', ['eg-ar', 'en'], true),
+  market('eg', ['eg-ar', 'en'], residence),
   market('es', ['es', 'ca', 'en']),
   market('fr', ['fr', 'en']),
   market('gb', ['en']),
@@ -39,20 +55,20 @@ export const MARKETS: readonly Market[] = [
   market('gr', ['el', 'en']),
   market('hr', ['hr', 'en']),
   market('it', ['it', 'en']),
-  market('jo', ['jo-ar', 'jo-en'], true),
-  market('kw', ['kw-ar', 'en'], true),
-  market('kz', ['kk', 'kz-ru'], true),
-  market('lb', ['lb-ar', 'en'], true),
+  market('jo', ['jo-ar', 'jo-en'], { ...residence, minimumAge: 19 }),
+  market('kw', ['kw-ar', 'en'], residence),
+  market('kz', ['kk', 'kz-ru'], { ...residence, minimumAge: 21 }),
+  market('lb', ['lb-ar', 'en'], residence),
   market('lt', ['lt', 'en']),
-  market('lv', ['lv', 'ru', 'en']),
+  market('lv', ['lv', 'ru', 'en'], { minimumAge: 20 }),
   market('me', ['bm', 'en']),
   market('mk', ['mk', 'en']),
   market('pl', ['pl', 'en']),
   market('pt', ['pt', 'en']),
   market('ro', ['ro', 'en']),
   market('rs', ['bm', 'en']),
-  market('ru', ['ru']),
-  market('sa', ['sa-ar', 'en'], true),
+  market('ru', ['ru'], { minimumAge: 20 }),
+  market('sa', ['sa-ar', 'en'], residence),
   market('sk', ['sk', 'en']),
   market('tr', ['tr', 'en']),
   market('uz', ['uz', 'ru']),

@@ -1,4 +1,4 @@
-import type { Locale } from '@selfie-mosaic/campaign';
+import type { Locale, Market } from '@selfie-mosaic/campaign';
 import type { i18n as I18n, TFunction } from 'i18next';
 import { Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
@@ -17,7 +17,7 @@ interface LocaleLayoutProps {
   locale: Locale;
   t: TFunction;
   i18n: I18n;
-  country: string;
+  market: Market;
   countryName: string;
 }
 
@@ -25,13 +25,14 @@ interface LocaleLayoutProps {
  * The frame of every `/:country/:language/*` page: `lang`/`dir`, the locale cookie, the page view,
  * focus and scroll on a new screen, and the idle preload of the screens that can come next.
  */
-export function LocaleLayout({ locale, t, i18n, country, countryName }: LocaleLayoutProps) {
+export function LocaleLayout({ locale, t, i18n, market, countryName }: LocaleLayoutProps) {
   const { pathname } = useLocation();
   const screen = pathname.split('/')[3];
+  const { country, minimumAge } = market;
 
   const active = useMemo<ActiveLocale>(
-    () => ({ locale, t, i18n, country, countryName, path: (name) => `/${country}/${locale.code}/${name}` }),
-    [locale, t, i18n, country, countryName],
+    () => ({ locale, t, i18n, country, countryName, minimumAge, path: (name) => `/${country}/${locale.code}/${name}` }),
+    [locale, t, i18n, country, countryName, minimumAge],
   );
 
   // Before the first paint, so a right-to-left page is never drawn left to right first.

@@ -1,9 +1,9 @@
-import { findMarket, isLocaleCode, type LocaleCode } from '@selfie-mosaic/campaign';
+import { findMarket, isLocaleCode, type LocaleCode, type Market } from '@selfie-mosaic/campaign';
 import { use, useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';
+import { countryName } from '../lib/country-names';
 import { preloadFontsFor } from '../lib/fonts';
 import { loadLocale } from '../lib/i18n';
-import { countryName } from '../lib/locale';
 import { NotFoundPage } from './ErrorPages';
 import { LocaleLayout } from './LocaleLayout';
 import { firstScreenReady } from './warm-up';
@@ -17,14 +17,20 @@ export function LocaleRoute() {
   if (country !== market.country) return <Navigate to={`/${market.country}/${language}/${rest}`} replace />;
   // A language the market does not offer: the country landing picks one it does.
   if (!market.locales.includes(language)) return <Navigate to={`/${market.country}`} replace />;
-  return <LoadedLocale country={market.country} code={language} />;
+  return <LoadedLocale market={market} code={language} />;
 }
 
-function LoadedLocale({ country, code }: { country: string; code: LocaleCode }) {
-  const { locale, t, i18n } = use(loadLocale(code));
+function LoadedLocale({ market, code }: { market: Market; code: LocaleCode }) {
+  const { locale, t, i18n, countryNames } = use(loadLocale(code));
   use(firstScreenReady());
   useEffect(() => void preloadFontsFor(locale), [locale]);
   return (
-    <LocaleLayout locale={locale} t={t} i18n={i18n} country={country} countryName={countryName(country, locale.tag)} />
+    <LocaleLayout
+      locale={locale}
+      t={t}
+      i18n={i18n}
+      market={market}
+      countryName={countryName(countryNames, market.country)}
+    />
   );
 }

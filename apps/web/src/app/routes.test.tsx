@@ -100,6 +100,23 @@ describe('routes', () => {
     expect(screen.getByText(/الإمارات/, { selector: '.lead' })).toBeTruthy();
   });
 
+  it('asks the market’s age in each of its languages and names the country in the page’s language', async () => {
+    const pages = [
+      ['/kz/kz-ru/start', /21/, 'Казахстан'],
+      ['/kz/kk/start', /21/, 'Қазақстан'],
+      ['/lv/ru/start', /20/, 'Латвия'],
+      ['/am/ru/start', /18/, 'Армения'],
+      ['/ge/ka/start', /18/, 'საქართველო'],
+      ['/gb/en/start', /18/, 'in the United Kingdom'],
+    ] as const;
+    for (const [path, age, country] of pages) {
+      await renderAt(path);
+      expect(await screen.findByRole('heading', { level: 1, name: age }), path).toBeTruthy();
+      expect(document.querySelector('.care__warning')?.textContent, path).toContain(country);
+      cleanup();
+    }
+  });
+
   it('redirects / and /:country to a start screen', async () => {
     await renderAt('/');
     await waitFor(() => expect(where()).toMatch(/^\/[a-z]{2}\/[a-z-]+\/start$/));

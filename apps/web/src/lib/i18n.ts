@@ -1,6 +1,7 @@
 import { getLocale, type Locale, type LocaleCode } from '@selfie-mosaic/campaign';
 import { ERROR_MESSAGES, MESSAGES, QUEUE_MESSAGES } from '@selfie-mosaic/contract';
 import type { i18n as I18n, TFunction } from 'i18next';
+import { loadCountryNames } from './country-names';
 
 type Resources = Record<string, unknown>;
 
@@ -70,6 +71,8 @@ export interface LoadedLocale {
   t: TFunction;
   /** The instance behind `t`, for components that render copy with markup in it (`Trans`). */
   i18n: I18n;
+  /** Country code → name in this locale, for `{{country}}`. */
+  countryNames: Record<string, string>;
 }
 
 const loading = new Map<LocaleCode, Promise<LoadedLocale>>();
@@ -86,15 +89,15 @@ async function addBundle(code: LocaleCode): Promise<boolean> {
   return true;
 }
 
-/** Loads a locale's copy once; a locale whose file has not landed yet reads in English. */
+/** Loads a locale's copy and country names once; a locale whose file has not landed yet reads in English. */
 export function loadLocale(code: LocaleCode): Promise<LoadedLocale> {
   let pending = loading.get(code);
   if (!pending) {
     pending = (async () => {
-      const found = await addBundle(code);
+      const [found, countryNames] = await Promise.all([addBundle(code), loadCountryNames(code)]);
       if (!found) await addBundle('en');
       const i18n = await i18nInstance();
-      return { locale: getLocale(code), t: i18n.getFixedT(getLocale(found ? code : 'en').tag), i18n };
+      return { locale: getLocale(code), t: i18n.getFixedT(getLocale(found ? code : 'en').tag), i18n, countryNames };
     })();
     pending.catch(() => loading.delete(code));
     loading.set(code, pending);

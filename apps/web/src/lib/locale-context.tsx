@@ -10,6 +10,8 @@ export interface ActiveLocale {
   i18n: I18n;
   country: string;
   countryName: string;
+  /** The market's minimum age, the same in each of its languages; null where it asks for "legal age". */
+  minimumAge: number | null;
   /** Builds a path under this market and locale: `path('photo')` → `/de/de/photo`. */
   path(screen: string): string;
 }
@@ -22,8 +24,13 @@ export function useLocale(): ActiveLocale {
   return active;
 }
 
-/** Age interpolation: the `…LegalAge` variant where the locale's wording states no number. */
-export function ageCopy(t: TFunction, locale: Locale, key: string, values: Record<string, string> = {}): string {
-  if (locale.minimumAge === null) return t(`${key}LegalAge`, values);
-  return t(key, { ...values, age: locale.minimumAge });
+/** Age interpolation: the `…LegalAge` variant where the market states no number. */
+export function ageCopy(
+  t: TFunction,
+  minimumAge: number | null,
+  key: string,
+  values: Record<string, string> = {},
+): string {
+  if (minimumAge === null) return t(`${key}LegalAge`, values);
+  return t(key, { ...values, age: minimumAge });
 }

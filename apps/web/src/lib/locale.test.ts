@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryName, marketForLocale, matchBrowserLanguage, resolveLocale } from './locale';
+import { marketForLocale, matchBrowserLanguage, resolveLocale } from './locale';
 
 describe('resolveLocale: route → cookie → browser languages → en', () => {
   it('takes the route first', () => {
@@ -54,12 +54,5 @@ describe('marketForLocale', () => {
     expect(marketForLocale('de').country).toBe('de');
     expect(marketForLocale('en').country).toBe('gb');
     expect(marketForLocale('ka').country).toBe('ge');
-  });
-});
-
-describe('countryName', () => {
-  it('names the country in the locale’s language', () => {
-    expect(countryName('de', 'de')).toBe('Deutschland');
-    expect(countryName('ae', 'en')).toBe('United Arab Emirates');
   });
 });

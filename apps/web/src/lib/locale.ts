@@ -80,12 +80,3 @@ export function rememberLocale(code: LocaleCode): void {
   // biome-ignore lint/suspicious/noDocumentCookie: a plain cookie write is all the locale needs.
   document.cookie = `${LOCALE_COOKIE.name}=${encodeURIComponent(code)}; Max-Age=${maxAge}; Path=${LOCALE_COOKIE.path}; SameSite=${LOCALE_COOKIE.sameSite}`;
 }
-
-/** The country's name in the locale's own language, for the `{{country}}` placeholder. */
-export function countryName(country: string, tag: string): string {
-  try {
-    return new Intl.DisplayNames([tag], { type: 'region' }).of(country.toUpperCase()) ?? country.toUpperCase();
-  } catch {
-    return country.toUpperCase();
-  }
-}

@@ -7,7 +7,7 @@ import { MosaicMark } from '../../lib/ui/MosaicMark';
 
 /** Screen 1: the age gate (SPEC §2). Yes goes on to the terms, No to the exit page. */
 export default function StartScreen() {
-  const { t, locale, country, countryName, path } = useLocale();
+  const { t, locale, country, countryName, minimumAge, path } = useLocale();
   const navigate = useNavigate();
   usePageMeta(t('start.title'));
   const market = findMarket(country);
@@ -39,10 +39,10 @@ export default function StartScreen() {
         <MosaicMark columns={12} rows={5} seed={3} animated className="hero__mosaic" />
         <p className="eyebrow">{t('start.eyebrow')}</p>
         <h1 id="age-question" className="display">
-          {ageCopy(t, locale, 'start.question')}
+          {ageCopy(t, minimumAge, 'start.question')}
         </h1>
         {market?.confirmResidence && (
-          <p className="lead">{ageCopy(t, locale, 'start.residence', { country: countryName })}</p>
+          <p className="lead">{ageCopy(t, minimumAge, 'start.residence', { country: countryName })}</p>
         )}
         <div className="actions actions--split">
           <button type="button" className="button" onClick={() => answer('yes')} data-testid="age-yes">
