@@ -91,7 +91,6 @@ describe('photo screen', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
     });
-    // Found outside act: Preact renders an act scope's updates only when the scope ends.
     const switchCamera = await screen.findByRole('button', { name: 'Switch camera' });
     await act(async () => {
       fireEvent.click(switchCamera);
@@ -112,7 +111,6 @@ describe('photo screen', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
     });
-    // Found outside act: Preact renders an act scope's updates only when the scope ends.
     const switchCamera = await screen.findByRole('button', { name: 'Switch camera' });
     await act(async () => {
       fireEvent.click(switchCamera);
