@@ -1,7 +1,7 @@
 import type { Locale } from '@selfie-mosaic/campaign';
 import type { TFunction } from 'i18next';
-import { Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { type ReactNode, Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useLocation } from 'wouter';
 import { preloadWhenIdle } from '../lib/idle-preload';
 import { rememberLocale } from '../lib/locale';
 import { type ActiveLocale, LocaleContext } from '../lib/locale-context';
@@ -18,14 +18,16 @@ interface LocaleLayoutProps {
   t: TFunction;
   country: string;
   countryName: string;
+  /** The screen. */
+  children: ReactNode;
 }
 
 /**
  * The frame of every `/:country/:language/*` page: `lang`/`dir`, the locale cookie, the page view,
  * focus and scroll on a new screen, and the idle preload of the screens that can come next.
  */
-export function LocaleLayout({ locale, t, country, countryName }: LocaleLayoutProps) {
-  const { pathname } = useLocation();
+export function LocaleLayout({ locale, t, country, countryName, children }: LocaleLayoutProps) {
+  const [pathname] = useLocation();
   const screen = pathname.split('/')[3];
 
   const active = useMemo<ActiveLocale>(
@@ -67,9 +69,7 @@ export function LocaleLayout({ locale, t, country, countryName }: LocaleLayoutPr
     <LocaleContext.Provider value={active}>
       <PageShell t={t} languageSwitch={<LanguageSwitch />} banner={<UpdateBanner />}>
         <ErrorBoundary key={pathname} framed={false}>
-          <Suspense fallback={<p className="loading">{t('meta.loading')}</p>}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={<p className="loading">{t('meta.loading')}</p>}>{children}</Suspense>
         </ErrorBoundary>
       </PageShell>
     </LocaleContext.Provider>

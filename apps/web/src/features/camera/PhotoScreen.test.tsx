@@ -1,10 +1,8 @@
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { Suspense } from 'react';
-import { MemoryRouter } from 'react-router';
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
 import { sessionStore } from '../../lib/session';
 import { serveLocaleFiles } from '../../test/locale-files';
+import { renderApp } from '../../test/render-app';
 
 function fakeStream() {
   const track = { stop: vi.fn() };
@@ -22,15 +20,7 @@ function withCamera(getUserMedia: (constraints: MediaStreamConstraints) => Promi
 }
 
 async function openPhotoScreen() {
-  await act(async () =>
-    render(
-      <MemoryRouter initialEntries={['/gb/en/photo']}>
-        <Suspense fallback={null}>
-          <AppRoutes />
-        </Suspense>
-      </MemoryRouter>,
-    ),
-  );
+  await renderApp('/gb/en/photo');
   await screen.findByRole('heading', { level: 1 });
 }
 

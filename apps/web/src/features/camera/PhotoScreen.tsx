@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Redirect, useLocation } from 'wouter';
 import { jobSession } from '../../lib/job';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
@@ -24,7 +24,7 @@ const COUNTDOWN_SECONDS = 3;
  */
 export default function PhotoScreen() {
   const { t, path } = useLocale();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const session = useSession();
   const camera = useCamera();
   const liveCamera = useRef(canUseLiveCamera()).current;
@@ -105,8 +105,8 @@ export default function PhotoScreen() {
     else void openCamera();
   };
 
-  if (!session.consentGiven) return <Navigate to={path('curious')} replace />;
-  if (session.currentJobId && stage !== 'uploading') return <Navigate to={path('result')} replace />;
+  if (!session.consentGiven) return <Redirect to={path('curious')} replace />;
+  if (session.currentJobId && stage !== 'uploading') return <Redirect to={path('result')} replace />;
 
   const showVideo = stage === 'live' || stage === 'countdown' || stage === 'starting';
   const showPhoto = photo && (stage === 'review' || stage === 'uploading' || stage === 'uploadFailed');

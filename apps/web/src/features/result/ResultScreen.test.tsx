@@ -1,13 +1,11 @@
 import type { QueueStatus } from '@selfie-mosaic/contract';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { Suspense } from 'react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
 import { jobSession } from '../../lib/job';
 import type { StreamLike } from '../../lib/job-monitor';
 import { sessionStore } from '../../lib/session';
 import { serveLocaleFiles } from '../../test/locale-files';
+import { currentPath, renderApp } from '../../test/render-app';
 
 const api = vi.hoisted(() => ({
   streams: [] as StreamLike[],
@@ -29,21 +27,8 @@ vi.mock('../../lib/job-api', () => ({
 
 const JOB = '00000000-0000-4000-8000-000000000001';
 
-function Where() {
-  return <span data-testid="where">{useLocation().pathname}</span>;
-}
-
 async function openResult() {
-  await act(async () =>
-    render(
-      <MemoryRouter initialEntries={['/gb/en/result']}>
-        <Suspense fallback={null}>
-          <AppRoutes />
-        </Suspense>
-        <Where />
-      </MemoryRouter>,
-    ),
-  );
+  await renderApp('/gb/en/result');
 }
 
 function send(status: Partial<QueueStatus>) {
@@ -111,7 +96,7 @@ describe('result screen', () => {
   it('starts over when the stored job is gone (404)', async () => {
     api.fetchQueueStatus.mockRejectedValue(Object.assign(new Error('Not found'), { status: 404 }));
     await openResult();
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/gb/en/start'));
+    await waitFor(() => expect(currentPath()).toBe('/gb/en/start'));
     expect(sessionStore.getState()).toMatchObject({ currentJobId: null, consentGiven: false });
   });
 });
