@@ -86,6 +86,22 @@ describe('routes', () => {
     await waitFor(() => expect(currentPath()).toMatch(/^\/kz\/(kk|kz-ru)\/start$/));
   });
 
+  it('sends mixed-case addresses to their lower-case page and shows it', async () => {
+    for (const [path, canonical] of [
+      ['/GB/EN/start', /^\/gb\/en\/start$/],
+      ['/AE/AE-AR/Start', /^\/ae\/ae-ar\/start$/],
+      ['/De/DE/EXIT', /^\/de\/de\/exit$/],
+      ['/GB/EN', /^\/gb\/en\/start$/],
+      ['/CH', /^\/ch\/(de|fr|it|en)\/start$/],
+    ] as const) {
+      await renderApp(path);
+      await waitFor(() => expect(currentPath()).toMatch(canonical));
+      expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
+      expect(screen.queryByText('404')).toBeNull();
+      cleanup();
+    }
+  });
+
   it('shows Page Not Found for unknown paths, markets and locales', async () => {
     for (const path of ['/de/de/nowhere', '/xx', '/de/xx/start', '/a/b/c/d']) {
       await renderApp(path);
