@@ -7,6 +7,7 @@ import { artworkDownloadUrl } from '../../lib/job-api';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
+import { RETAKE_STATE } from '../../lib/retake';
 import { useSession } from '../../lib/session';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 import { QueueProgress } from './QueueProgress';
@@ -41,7 +42,7 @@ export default function ResultScreen() {
   };
   const newPhoto = () => {
     jobSession.clearPhotoData();
-    navigate(path('photo'));
+    navigate(path('photo'), { state: RETAKE_STATE });
   };
 
   if (session.processedImage) return <Artwork imageUrl={session.processedImage} onRestart={restart} />;
