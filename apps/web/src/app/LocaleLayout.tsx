@@ -6,6 +6,7 @@ import { preloadWhenIdle } from '../lib/idle-preload';
 import { rememberLocale } from '../lib/locale';
 import { type ActiveLocale, LocaleContext } from '../lib/locale-context';
 import { setDocumentLocale } from '../lib/page-meta';
+import { sendPageview } from '../lib/pageview';
 import { sessionStore } from '../lib/session';
 import { ErrorBoundary } from './ErrorPages';
 import { LanguageSwitch } from './LanguageSwitch';
@@ -46,10 +47,8 @@ export function LocaleLayout({ locale, t, country, countryName, children }: Loca
     }
   }, [locale, country]);
 
-  useEffect(() => {
-    // The HTTP client loads after the first paint: the start screen itself never calls the API.
-    void import('../lib/pageview').then(({ sendPageview }) => sendPageview(country, locale.code, pathname));
-  }, [country, locale.code, pathname]);
+  // After the paint; a plain fetch, so the start screen never downloads the HTTP client.
+  useEffect(() => void sendPageview(country, locale.code, pathname), [country, locale.code, pathname]);
 
   // A new screen starts at the top, and screen readers hear it from its start: focus moves to <main>.
   const firstPath = useRef(pathname);
