@@ -1,17 +1,17 @@
+import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { buildInfo, createBuildId } from './build/build-info-plugin';
 import { preloadLatinFonts } from './build/font-preload-plugin';
-import { preactAliases, preactJsx } from './build/preact';
 import { precompress } from './build/precompress-plugin';
 
 const buildId = createBuildId();
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [buildInfo(buildId), preloadLatinFonts(), precompress()],
+  // React's plugin: the automatic JSX runtime, and Fast Refresh under `npm run dev`.
+  plugins: [react(), buildInfo(buildId), preloadLatinFonts(), precompress()],
   // The workspace packages bundle from their TypeScript sources.
-  resolve: { conditions: ['source', ...defaultClientConditions], alias: preactAliases },
-  oxc: preactJsx,
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   define: { __BUILD_ID__: JSON.stringify(buildId) },
   server: {
     proxy: { '/api': apiTarget, '/files': apiTarget },

@@ -11,14 +11,15 @@ import { startServer } from '../../e2e/support/server-process.js';
 import { machine, median, table, writeSection } from './report.js';
 
 /**
- * The start screen as a visitor's phone gets it: the JavaScript it downloads (targets of issue 4:
- * ≤ 80 KB gzip) and Lighthouse mobile scores (performance ≥ 95, accessibility 100). Measures the
- * build that is already there (`npm run bench` builds first).
+ * The start screen as a visitor's phone gets it: the JavaScript it downloads (target of issue 9, with
+ * React 19 and react-dom: ≤ 100 KB gzip, 1 KB = 1,024 bytes) and Lighthouse mobile scores
+ * (performance ≥ 95, accessibility 100, median of 3 runs). Measures the build that is already there
+ * (`npm run bench` builds first).
  */
 
 const START_PATH = '/gb/en/start';
 const RUNS = 3;
-const TARGETS = { jsGzipKb: 80, performance: 95, accessibility: 100 };
+const TARGETS = { jsGzipKb: 100, performance: 95, accessibility: 100 };
 
 interface StartScreenJs {
   files: number;
@@ -143,8 +144,9 @@ async function main(): Promise<void> {
     const body = [
       '## Web app: start screen',
       '',
-      `\`${START_PATH}\` served by the built server (\`bench/src/web-bench.ts\`). JavaScript: every script`,
-      'response Chromium fetched to show the start screen (Pixel 7 viewport), gzip -9 of each body summed',
+      `\`${START_PATH}\` served by the built server (\`bench/src/web-bench.ts\`), React 19 and react-dom`,
+      '(production build). JavaScript: every script response Chromium fetched to show the start screen',
+      '(Pixel 7 viewport) up to its page view, gzip -9 of each body summed, 1 KB = 1,024 bytes',
       '(the server actually sends the build’s brotli files, the "transferred" figure). Lighthouse: default',
       `mobile emulation and simulated slow 4G, median of ${RUNS} runs. ${machine()}.`,
       '',

@@ -1,6 +1,5 @@
 import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
 import { ErrorBoundary } from './app/ErrorPages';
 import { AppRoutes } from './app/router';
 import { Splash } from './app/Splash';
@@ -18,11 +17,9 @@ if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <ErrorBoundary framed>
-      <BrowserRouter>
-        <Suspense fallback={<Splash />}>
-          <AppRoutes />
-        </Suspense>
-      </BrowserRouter>
+      <Suspense fallback={<Splash />}>
+        <AppRoutes />
+      </Suspense>
     </ErrorBoundary>
   </StrictMode>,
 );

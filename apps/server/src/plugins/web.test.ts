@@ -69,6 +69,8 @@ describe('hosting the web build', () => {
     '/jo/jo-en/exit',
     '/gb/en',
     '/me/bm',
+    '/GB/EN/start',
+    '/De/dE/Curious',
   ])('answers the app route %s with index.html, 200, uncached', async (pathname) => {
     const response = await fetch(`${server.url}${pathname}`);
     expect(response.status).toBe(200);
@@ -156,5 +158,8 @@ describe('isAppRoute', () => {
     expect(isAppRoute('/me/bm')).toBe(true);
     expect(isAppRoute('/me/zz')).toBe(false);
     expect(isAppRoute('/me/zz/start')).toBe(false);
+    expect(isAppRoute('/GB/EN/start')).toBe(true);
+    expect(isAppRoute('/GB')).toBe(true);
+    expect(isAppRoute('/GB/EN/Nowhere')).toBe(false);
   });
 });

@@ -8,9 +8,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 const SCREENS = new Set(['start', 'exit', 'curious', 'terms', 'photo', 'result', 'download']);
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** Whether a path is one of the single-page app's routes (SPEC §2). */
+/**
+ * Whether a path is one of the single-page app's routes (SPEC §2), in any letter case: the app sends
+ * `/GB/EN/start` on to its lower-case address, so such a page is served, not a 404.
+ */
 export function isAppRoute(pathname: string): boolean {
-  const segments = pathname.split('/').filter(Boolean);
+  const segments = pathname.toLowerCase().split('/').filter(Boolean);
   const [country, language, screen] = segments;
   if (segments.length === 0) return true;
   if (!country || !COUNTRY_CODES.includes(country)) return false;

@@ -1,12 +1,11 @@
 import { findMarket, getLocale } from '@selfie-mosaic/campaign';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'wouter';
 import { useLocale } from '../lib/locale-context';
 
 /** The market's languages; only shown where a market offers more than one. */
 export function LanguageSwitch() {
   const { locale, country, t } = useLocale();
-  const navigate = useNavigate();
-  const { pathname } = useLocation();
+  const [pathname, navigate] = useLocation();
   const locales = findMarket(country)?.locales ?? [];
   if (locales.length < 2) return null;
   const screen = pathname.split('/')[3] ?? 'start';

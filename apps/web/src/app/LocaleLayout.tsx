@@ -1,11 +1,12 @@
 import type { Locale, Market } from '@selfie-mosaic/campaign';
 import type { i18n as I18n, TFunction } from 'i18next';
-import { Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { type ReactNode, Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useLocation } from 'wouter';
 import { preloadWhenIdle } from '../lib/idle-preload';
 import { rememberLocale } from '../lib/locale';
 import { type ActiveLocale, LocaleContext } from '../lib/locale-context';
 import { setDocumentLocale } from '../lib/page-meta';
+import { sendPageview } from '../lib/pageview';
 import { sessionStore } from '../lib/session';
 import { ErrorBoundary } from './ErrorPages';
 import { LanguageSwitch } from './LanguageSwitch';
@@ -19,14 +20,16 @@ interface LocaleLayoutProps {
   i18n: I18n;
   market: Market;
   countryName: string;
+  /** The screen. */
+  children: ReactNode;
 }
 
 /**
  * The frame of every `/:country/:language/*` page: `lang`/`dir`, the locale cookie, the page view,
  * focus and scroll on a new screen, and the idle preload of the screens that can come next.
  */
-export function LocaleLayout({ locale, t, i18n, market, countryName }: LocaleLayoutProps) {
-  const { pathname } = useLocation();
+export function LocaleLayout({ locale, t, i18n, market, countryName, children }: LocaleLayoutProps) {
+  const [pathname] = useLocation();
   const screen = pathname.split('/')[3];
   const { country, minimumAge } = market;
 
@@ -46,10 +49,8 @@ export function LocaleLayout({ locale, t, i18n, market, countryName }: LocaleLay
     }
   }, [locale, country]);
 
-  useEffect(() => {
-    // The HTTP client loads after the first paint: the start screen itself never calls the API.
-    void import('../lib/pageview').then(({ sendPageview }) => sendPageview(country, locale.code, pathname));
-  }, [country, locale.code, pathname]);
+  // After the paint; a plain fetch, so the start screen never downloads the HTTP client.
+  useEffect(() => void sendPageview(country, locale.code, pathname), [country, locale.code, pathname]);
 
   // A new screen starts at the top, and screen readers hear it from its start: focus moves to <main>.
   const firstPath = useRef(pathname);
@@ -69,9 +70,7 @@ export function LocaleLayout({ locale, t, i18n, market, countryName }: LocaleLay
     <LocaleContext.Provider value={active}>
       <PageShell t={t} languageSwitch={<LanguageSwitch />} banner={<UpdateBanner />}>
         <ErrorBoundary key={pathname} framed={false}>
-          <Suspense fallback={<p className="loading">{t('meta.loading')}</p>}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={<p className="loading">{t('meta.loading')}</p>}>{children}</Suspense>
         </ErrorBoundary>
       </PageShell>
     </LocaleContext.Provider>

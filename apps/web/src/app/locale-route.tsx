@@ -1,26 +1,34 @@
 import { findMarket, isLocaleCode, type LocaleCode, type Market } from '@selfie-mosaic/campaign';
 import { use, useEffect } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Redirect, useParams } from 'wouter';
 import { countryName } from '../lib/country-names';
 import { preloadFontsFor } from '../lib/fonts';
 import { loadLocale } from '../lib/i18n';
-import { NotFoundPage } from './ErrorPages';
+import { NotFoundPage, NotFoundScreen } from './ErrorPages';
 import { LocaleLayout } from './LocaleLayout';
+import { Screen } from './Screen';
+import { isScreenName } from './screens';
 import { firstScreenReady } from './warm-up';
 
-/** Validates `/:country/:language/*`, then renders the layout once the locale's copy has loaded. */
+/**
+ * Validates `/:country/:language/*`, sends any other spelling of a page (`/GB/EN/Start`, `/de/de`)
+ * to its canonical lower-case address, then renders the layout once the locale's copy has loaded.
+ */
 export function LocaleRoute() {
-  const { country = '', language } = useParams();
-  const market = findMarket(country);
+  const params = useParams<{ country: string; language: string; '*'?: string }>();
+  const market = findMarket(params.country);
+  const language = params.language.toLowerCase();
   if (!market || !isLocaleCode(language)) return <NotFoundPage />;
-  const rest = window.location.pathname.split('/').slice(3).join('/') || 'start';
-  if (country !== market.country) return <Navigate to={`/${market.country}/${language}/${rest}`} replace />;
   // A language the market does not offer: the country landing picks one it does.
-  if (!market.locales.includes(language)) return <Navigate to={`/${market.country}`} replace />;
-  return <LoadedLocale market={market} code={language} />;
+  if (!market.locales.includes(language)) return <Redirect to={`/${market.country}`} replace />;
+  const rest = (params['*'] ?? '').replace(/\/$/, '');
+  const screen = rest.toLowerCase() || 'start';
+  const canonical = `/${market.country}/${language}/${screen}`;
+  if (canonical !== `/${params.country}/${params.language}/${rest}`) return <Redirect to={canonical} replace />;
+  return <LoadedLocale market={market} code={language} screen={screen} />;
 }
 
-function LoadedLocale({ market, code }: { market: Market; code: LocaleCode }) {
+function LoadedLocale({ market, code, screen }: { market: Market; code: LocaleCode; screen: string }) {
   const { locale, t, i18n, countryNames } = use(loadLocale(code));
   use(firstScreenReady());
   useEffect(() => void preloadFontsFor(locale), [locale]);
@@ -31,6 +39,9 @@ function LoadedLocale({ market, code }: { market: Market; code: LocaleCode }) {
       i18n={i18n}
       market={market}
       countryName={countryName(countryNames, market.country)}
-    />
+    >
+      {/* Keyed by screen: moving between screens mounts the next one instead of keeping the last. */}
+      {isScreenName(screen) ? <Screen key={screen} name={screen} /> : <NotFoundScreen />}
+    </LocaleLayout>
   );
 }

@@ -1,5 +1,5 @@
 import { findMarket } from '@selfie-mosaic/campaign';
-import { Navigate, useParams } from 'react-router';
+import { Redirect, useParams } from 'wouter';
 import { browserLanguages, localeCookie, marketForLocale, resolveLocale } from '../lib/locale';
 import { NotFoundPage } from './ErrorPages';
 
@@ -8,13 +8,13 @@ export function RootRedirect() {
   const languages = browserLanguages();
   const code = resolveLocale({ cookie: localeCookie(), languages });
   const market = marketForLocale(code, languages);
-  return <Navigate to={`/${market.country}/${code}/start`} replace />;
+  return <Redirect to={`/${market.country}/${code}/start`} replace />;
 }
 
 /** `/:country`: a locale of that market by cookie, browser languages, en, else the market's first. */
 export function CountryRedirect() {
-  const market = findMarket(useParams().country ?? '');
+  const market = findMarket(useParams<{ country: string }>().country);
   if (!market) return <NotFoundPage />;
   const code = resolveLocale({ cookie: localeCookie(), languages: browserLanguages() }, market.locales);
-  return <Navigate to={`/${market.country}/${code}/start`} replace />;
+  return <Redirect to={`/${market.country}/${code}/start`} replace />;
 }

@@ -1,33 +1,11 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Suspense } from 'react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../lib/session';
 import { answerFetch } from '../test/answer-fetch';
-import { AppRoutes } from './router';
+import { currentPath, renderApp } from '../test/render-app';
 import { SCREENS } from './screens';
 
 const copies = import.meta.glob<unknown>('../locales/*.json', { eager: true, import: 'default' });
-
-function Where() {
-  return <span data-testid="where">{useLocation().pathname}</span>;
-}
-
-/** Rendered inside an awaited act so React replays the suspended locale and screen loads. */
-async function renderAt(path: string) {
-  return act(async () =>
-    render(
-      <MemoryRouter initialEntries={[path]}>
-        <Suspense fallback={null}>
-          <AppRoutes />
-        </Suspense>
-        <Where />
-      </MemoryRouter>,
-    ),
-  );
-}
-
-const where = () => screen.getByTestId('where').textContent;
 
 beforeEach(() => {
   // Locale files are fetched as hashed JSON in the browser; here they come from the source folder.
@@ -48,7 +26,7 @@ afterEach(() => {
 
 describe('routes', () => {
   it('shows the age gate in German with the minimum age, lang, title and warning', async () => {
-    await renderAt('/de/de/start');
+    await renderApp('/de/de/start');
     expect(await screen.findByRole('heading', { level: 1, name: /18/ })).toBeTruthy();
     expect(document.documentElement.lang).toBe('de');
     expect(document.documentElement.dir).toBe('ltr');
@@ -58,19 +36,19 @@ describe('routes', () => {
   });
 
   it('Yes goes on to the terms acceptance, No to the exit page', async () => {
-    await renderAt('/de/de/start');
+    await renderApp('/de/de/start');
     const [yes, no] = await screen.findAllByRole('button', { name: /^(Ja|Nein)$/ });
     await act(async () => {
       fireEvent.click(no as HTMLElement);
     });
-    await waitFor(() => expect(where()).toBe('/de/de/exit'));
+    await waitFor(() => expect(currentPath()).toBe('/de/de/exit'));
     cleanup();
-    await renderAt('/de/de/start');
+    await renderApp('/de/de/start');
     const [again] = await screen.findAllByRole('button', { name: /^(Ja|Nein)$/ });
     await act(async () => {
       fireEvent.click(again as HTMLElement);
     });
-    await waitFor(() => expect(where()).toBe('/de/de/curious'));
+    await waitFor(() => expect(currentPath()).toBe('/de/de/curious'));
     expect(yes).toBeDefined();
   });
 
@@ -85,7 +63,7 @@ describe('routes', () => {
       }
     });
     observer.observe(document.body, { childList: true, subtree: true });
-    await renderAt('/gb/en/terms');
+    await renderApp('/gb/en/terms');
     await screen.findByRole('heading', { level: 1 });
     await new Promise((resolve) => setTimeout(resolve, 0));
     observer.disconnect();
@@ -93,7 +71,7 @@ describe('routes', () => {
   });
 
   it('writes right to left for an Arabic locale and asks about residence', async () => {
-    await renderAt('/ae/ae-ar/start');
+    await renderApp('/ae/ae-ar/start');
     await screen.findByRole('heading', { level: 1 });
     expect(document.documentElement.dir).toBe('rtl');
     expect(document.documentElement.lang).toBe('ar-AE');
@@ -110,7 +88,7 @@ describe('routes', () => {
       ['/gb/en/start', /18/, 'in the United Kingdom'],
     ] as const;
     for (const [path, age, country] of pages) {
-      await renderAt(path);
+      await renderApp(path);
       expect(await screen.findByRole('heading', { level: 1, name: age }), path).toBeTruthy();
       expect(document.querySelector('.care__warning')?.textContent, path).toContain(country);
       cleanup();
@@ -118,16 +96,32 @@ describe('routes', () => {
   });
 
   it('redirects / and /:country to a start screen', async () => {
-    await renderAt('/');
-    await waitFor(() => expect(where()).toMatch(/^\/[a-z]{2}\/[a-z-]+\/start$/));
+    await renderApp('/');
+    await waitFor(() => expect(currentPath()).toMatch(/^\/[a-z]{2}\/[a-z-]+\/start$/));
     cleanup();
-    await renderAt('/kz');
-    await waitFor(() => expect(where()).toMatch(/^\/kz\/(kk|kz-ru)\/start$/));
+    await renderApp('/kz');
+    await waitFor(() => expect(currentPath()).toMatch(/^\/kz\/(kk|kz-ru)\/start$/));
+  });
+
+  it('sends mixed-case addresses to their lower-case page and shows it', async () => {
+    for (const [path, canonical] of [
+      ['/GB/EN/start', /^\/gb\/en\/start$/],
+      ['/AE/AE-AR/Start', /^\/ae\/ae-ar\/start$/],
+      ['/De/DE/EXIT', /^\/de\/de\/exit$/],
+      ['/GB/EN', /^\/gb\/en\/start$/],
+      ['/CH', /^\/ch\/(de|fr|it|en)\/start$/],
+    ] as const) {
+      await renderApp(path);
+      await waitFor(() => expect(currentPath()).toMatch(canonical));
+      expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
+      expect(screen.queryByText('404')).toBeNull();
+      cleanup();
+    }
   });
 
   it('shows Page Not Found for unknown paths, markets and locales', async () => {
     for (const path of ['/de/de/nowhere', '/xx', '/de/xx/start', '/a/b/c/d']) {
-      await renderAt(path);
+      await renderApp(path);
       expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
       await waitFor(() => expect(document.title).toMatch(/^(Page Not Found|.+) \| /));
       expect(screen.getByText('404')).toBeTruthy();
@@ -136,7 +130,7 @@ describe('routes', () => {
   });
 
   it('sends a visitor without an answer from the terms acceptance back to the start', async () => {
-    await renderAt('/de/de/curious');
-    await waitFor(() => expect(where()).toBe('/de/de/start'));
+    await renderApp('/de/de/curious');
+    await waitFor(() => expect(currentPath()).toBe('/de/de/start'));
   });
 });

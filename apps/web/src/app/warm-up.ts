@@ -7,7 +7,8 @@ import { isScreenName, SCREENS } from './screens';
  * one after the other (the route only asks for its screen once the locale has loaded).
  */
 export function warmUpRoute(pathname: string): void {
-  const [, , language, screen] = pathname.split('/');
+  // Lower-cased like the route it redirects to (`/GB/EN/start`).
+  const [, , language, screen] = pathname.toLowerCase().split('/');
   if (isLocaleCode(language)) void loadLocale(language).catch(() => undefined);
   if (isScreenName(screen)) firstScreen = SCREENS[screen]().catch(() => undefined);
 }

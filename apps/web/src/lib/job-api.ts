@@ -1,5 +1,6 @@
 import type { QueueStatus, ResultResponse } from '@selfie-mosaic/contract';
-import { apiBase, apiRequest } from './http';
+import { apiBase } from './api-base';
+import { apiRequest } from './http';
 
 const jobPath = (jobId: string) => encodeURIComponent(jobId);
 

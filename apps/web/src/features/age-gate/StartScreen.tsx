@@ -1,5 +1,5 @@
 import { findMarket, legalLinks } from '@selfie-mosaic/campaign';
-import { useNavigate } from 'react-router';
+import { useLocation } from 'wouter';
 import { ageCopy, useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
 import { sessionStore } from '../../lib/session';
@@ -8,7 +8,7 @@ import { MosaicMark } from '../../lib/ui/MosaicMark';
 /** Screen 1: the age gate (SPEC §2). Yes goes on to the terms, No to the exit page. */
 export default function StartScreen() {
   const { t, locale, country, countryName, minimumAge, path } = useLocale();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   usePageMeta(t('start.title'));
   const market = findMarket(country);
   const links = legalLinks(country, locale.code, import.meta.env.VITE_LEGAL_BASE_URL || undefined);

@@ -1,10 +1,8 @@
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { Suspense } from 'react';
-import { MemoryRouter } from 'react-router';
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
 import { sessionStore } from '../../lib/session';
 import { serveLocaleFiles } from '../../test/locale-files';
+import { renderApp } from '../../test/render-app';
 
 function fakeStream() {
   const track = { stop: vi.fn() };
@@ -22,15 +20,7 @@ function withCamera(getUserMedia: (constraints: MediaStreamConstraints) => Promi
 }
 
 async function openPhotoScreen() {
-  await act(async () =>
-    render(
-      <MemoryRouter initialEntries={['/gb/en/photo']}>
-        <Suspense fallback={null}>
-          <AppRoutes />
-        </Suspense>
-      </MemoryRouter>,
-    ),
-  );
+  await renderApp('/gb/en/photo');
   await screen.findByRole('heading', { level: 1 });
 }
 
@@ -91,7 +81,6 @@ describe('photo screen', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
     });
-    // Found outside act: Preact renders an act scope's updates only when the scope ends.
     const switchCamera = await screen.findByRole('button', { name: 'Switch camera' });
     await act(async () => {
       fireEvent.click(switchCamera);
@@ -112,7 +101,6 @@ describe('photo screen', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
     });
-    // Found outside act: Preact renders an act scope's updates only when the scope ends.
     const switchCamera = await screen.findByRole('button', { name: 'Switch camera' });
     await act(async () => {
       fireEvent.click(switchCamera);

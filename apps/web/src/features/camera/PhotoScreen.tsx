@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Redirect, useLocation } from 'wouter';
 import { errorCodeOf } from '../../lib/api-error';
 import { jobSession } from '../../lib/job';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
+import { isRetake } from '../../lib/retake';
 import { sessionStore, useSession } from '../../lib/session';
 import { Countdown } from './Countdown';
 import { cameraErrorKey, canUseLiveCamera } from './camera-errors';
@@ -25,11 +26,13 @@ const COUNTDOWN_SECONDS = 3;
  */
 export default function PhotoScreen() {
   const { t, path } = useLocale();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const session = useSession();
   const camera = useCamera();
   const liveCamera = useRef(canUseLiveCamera()).current;
-  const [stage, setStage] = useState<Stage>(liveCamera ? 'permission' : 'review');
+  // Sent here by "Take a new photo": the visitor asked for the camera, so it opens without the permission step.
+  const [retake] = useState(() => liveCamera && isRetake(window.history.state));
+  const [stage, setStage] = useState<Stage>(liveCamera ? (retake ? 'starting' : 'permission') : 'review');
   const [photo, setPhoto] = useState<{ blob: Blob; url: string } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   usePageMeta(t('photo.title'));
@@ -48,6 +51,16 @@ export default function PhotoScreen() {
     },
     [camera.start, camera.facing, t],
   );
+
+  // Once only (React may run an effect twice): the entry's state is cleared too, so a reload or a
+  // return to this page starts at the permission step again, with no camera light by surprise.
+  const retakeOpened = useRef(false);
+  useEffect(() => {
+    if (!retake || retakeOpened.current) return;
+    retakeOpened.current = true;
+    window.history.replaceState(null, '');
+    void openCamera('user');
+  }, [retake, openCamera]);
 
   useEffect(() => () => (photo ? URL.revokeObjectURL(photo.url) : undefined), [photo]);
 
@@ -106,8 +119,8 @@ export default function PhotoScreen() {
     else void openCamera();
   };
 
-  if (!session.consentGiven) return <Navigate to={path('curious')} replace />;
-  if (session.currentJobId && stage !== 'uploading') return <Navigate to={path('result')} replace />;
+  if (!session.consentGiven) return <Redirect to={path('curious')} replace />;
+  if (session.currentJobId && stage !== 'uploading') return <Redirect to={path('result')} replace />;
 
   const showVideo = stage === 'live' || stage === 'countdown' || stage === 'starting';
   const showPhoto = photo && (stage === 'review' || stage === 'uploading' || stage === 'uploadFailed');

@@ -1,21 +1,11 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
-import { Suspense } from 'react';
-import { MemoryRouter } from 'react-router';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
 import { sessionStore } from '../../lib/session';
 import { serveLocaleFiles } from '../../test/locale-files';
+import { renderApp } from '../../test/render-app';
 
 async function openDownload() {
-  await act(async () =>
-    render(
-      <MemoryRouter initialEntries={['/gb/en/download']}>
-        <Suspense fallback={null}>
-          <AppRoutes />
-        </Suspense>
-      </MemoryRouter>,
-    ),
-  );
+  await renderApp('/gb/en/download');
   await screen.findByRole('heading', { level: 1, name: 'Save your artwork' });
 }
 

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { ageCopy, useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
 import { MosaicMark } from '../../lib/ui/MosaicMark';

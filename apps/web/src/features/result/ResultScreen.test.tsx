@@ -1,13 +1,11 @@
 import type { QueueStatus } from '@selfie-mosaic/contract';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { Suspense } from 'react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
 import { jobSession } from '../../lib/job';
 import type { StreamLike } from '../../lib/job-monitor';
 import { sessionStore } from '../../lib/session';
 import { serveLocaleFiles } from '../../test/locale-files';
+import { currentPath, renderApp } from '../../test/render-app';
 
 const api = vi.hoisted(() => ({
   streams: [] as StreamLike[],
@@ -29,26 +27,23 @@ vi.mock('../../lib/job-api', () => ({
 
 const JOB = '00000000-0000-4000-8000-000000000001';
 
-function Where() {
-  return <span data-testid="where">{useLocation().pathname}</span>;
-}
-
 async function openResult() {
-  await act(async () =>
-    render(
-      <MemoryRouter initialEntries={['/gb/en/result']}>
-        <Suspense fallback={null}>
-          <AppRoutes />
-        </Suspense>
-        <Where />
-      </MemoryRouter>,
-    ),
-  );
+  await renderApp('/gb/en/result');
 }
 
 function send(status: Partial<QueueStatus>) {
   const stream = api.streams.at(-1);
   act(() => stream?.onmessage?.(new MessageEvent('message', { data: JSON.stringify(status) })));
+}
+
+/** The engine finds no face in the photo being processed. */
+async function refusal() {
+  api.fetchQueueStatus.mockResolvedValue({ status: 'processing', queue_position: 0, error_message: null });
+  await openResult();
+  await screen.findByRole('heading', { name: 'Creating your image' });
+  await waitFor(() => expect(api.streams).toHaveLength(1));
+  send({ status: 'failed', queue_position: 0, error_message: 'No face detected.', error_code: 'no_face' });
+  await screen.findByRole('heading', { name: 'We could not create your image' });
 }
 
 beforeEach(() => {
@@ -70,6 +65,7 @@ afterEach(() => {
   cleanup();
   jobSession.reset();
   vi.restoreAllMocks();
+  Reflect.deleteProperty(navigator, 'mediaDevices');
 });
 
 describe('result screen', () => {
@@ -96,22 +92,38 @@ describe('result screen', () => {
   });
 
   it('shows a refusal in the visitor’s words with a way to take a new photo', async () => {
-    api.fetchQueueStatus.mockResolvedValue({ status: 'processing', queue_position: 0, error_message: null });
-    await openResult();
-    await screen.findByRole('heading', { name: 'Creating your image' });
-    await waitFor(() => expect(api.streams).toHaveLength(1));
-    send({ status: 'failed', queue_position: 0, error_message: 'No face detected.', error_code: 'no_face' });
-    expect(await screen.findByRole('heading', { name: 'We could not create your image' })).toBeTruthy();
+    await refusal();
     expect(screen.getByRole('alert').textContent).toBe(
       'No face detected. Please ensure your face is clearly visible and well-lit.',
     );
     expect(screen.getByRole('button', { name: 'Take a new photo' })).toBeTruthy();
   });
 
+  it('takes a new photo after a refusal straight from the live camera, not the permission step', async () => {
+    const stream = new MediaStream();
+    stream.getTracks = () => [{ stop: vi.fn() } as unknown as MediaStreamTrack];
+    const getUserMedia = vi.fn(async () => stream);
+    Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia } });
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    await refusal();
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Take a new photo' }));
+    });
+    expect(await screen.findByRole('heading', { name: 'Position your face inside the circle' })).toBeTruthy();
+    expect(currentPath()).toBe('/gb/en/photo');
+    expect(getUserMedia).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: 'Take photo' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Turn on camera' })).toBeNull();
+    expect(sessionStore.getState()).toMatchObject({ currentJobId: null, error: null, consentGiven: true });
+    // Only this once: a reload of the page asks before the camera turns on again.
+    expect(window.history.state).toBeNull();
+  });
+
   it('starts over when the stored job is gone (404)', async () => {
     api.fetchQueueStatus.mockRejectedValue(Object.assign(new Error('Not found'), { status: 404 }));
     await openResult();
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/gb/en/start'));
+    await waitFor(() => expect(currentPath()).toBe('/gb/en/start'));
     expect(sessionStore.getState()).toMatchObject({ currentJobId: null, consentGiven: false });
   });
 });

@@ -1,12 +1,13 @@
 import { CREATION_NOTICE_SECONDS, progressForPosition } from '@selfie-mosaic/contract';
 import { useEffect, useRef, useState } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Redirect, useLocation } from 'wouter';
 import { isInAppBrowser } from '../../lib/in-app-browser';
 import { jobSession } from '../../lib/job';
 import { artworkDownloadUrl } from '../../lib/job-api';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
+import { RETAKE_STATE } from '../../lib/retake';
 import { useSession } from '../../lib/session';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 import { QueueProgress } from './QueueProgress';
@@ -15,7 +16,7 @@ import { canShareFiles, fetchArtworkFile, shareArtwork } from './share';
 /** Screen 6: the queue while the artwork is made, then the artwork with download, share and restart. */
 export default function ResultScreen() {
   const { t, path } = useLocale();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const session = useSession();
   const [checkedStoredJob, setCheckedStoredJob] = useState(false);
   usePageMeta(t('result.title'));
@@ -32,7 +33,7 @@ export default function ResultScreen() {
   }, []);
 
   if (!session.currentJobId && !session.processedImage) {
-    return <Navigate to={path(session.consentGiven ? 'photo' : 'start')} replace />;
+    return <Redirect to={path(session.consentGiven ? 'photo' : 'start')} replace />;
   }
 
   const restart = () => {
@@ -41,7 +42,7 @@ export default function ResultScreen() {
   };
   const newPhoto = () => {
     jobSession.clearPhotoData();
-    navigate(path('photo'));
+    navigate(path('photo'), { state: RETAKE_STATE });
   };
 
   if (session.processedImage) return <Artwork imageUrl={session.processedImage} onRestart={restart} />;

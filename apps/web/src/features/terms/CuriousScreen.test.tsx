@@ -1,30 +1,15 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Suspense } from 'react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
 import { sessionStore } from '../../lib/session';
 import { answerFetch } from '../../test/answer-fetch';
+import { currentPath, renderApp } from '../../test/render-app';
 
 const copies = import.meta.glob<unknown>('../../locales/*.json', { eager: true, import: 'default' });
 let consentStatus = 201;
 let consents: unknown[] = [];
 
-function Where() {
-  return <span data-testid="where">{useLocation().pathname}</span>;
-}
-
 async function openCurious(route = '/de/de/curious') {
-  await act(async () =>
-    render(
-      <MemoryRouter initialEntries={[route]}>
-        <Suspense fallback={null}>
-          <AppRoutes />
-        </Suspense>
-        <Where />
-      </MemoryRouter>,
-    ),
-  );
+  await renderApp(route);
   await screen.findByRole('checkbox');
 }
 
@@ -86,14 +71,14 @@ describe('terms acceptance (curious)', () => {
     expect(screen.getByRole('alert').textContent).toBe(german.curious.mustAgree);
     expect(screen.getByRole('checkbox').getAttribute('aria-invalid')).toBe('true');
     expect(consents).toEqual([]);
-    expect(screen.getByTestId('where').textContent).toBe('/de/de/curious');
+    expect(currentPath()).toBe('/de/de/curious');
   });
 
   it('records the consent for this session, then opens the camera screen', async () => {
     await openCurious();
     fireEvent.click(screen.getByRole('checkbox'));
     await pressContinue();
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/de/de/photo'));
+    await waitFor(() => expect(currentPath()).toBe('/de/de/photo'));
     expect(consents).toEqual([
       {
         country_iso: 'de',
@@ -115,6 +100,6 @@ describe('terms acceptance (curious)', () => {
     const german = copies['../../locales/de.json'] as { errors: { rateLimited: string } };
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(german.errors.rateLimited));
     expect(sessionStore.getState().consentGiven).toBe(false);
-    expect(screen.getByTestId('where').textContent).toBe('/de/de/curious');
+    expect(currentPath()).toBe('/de/de/curious');
   });
 });

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Trans } from 'react-i18next/TransWithoutContext';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Redirect, useLocation } from 'wouter';
 import { ConsentError, submitConsent } from '../../lib/consent';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
@@ -17,7 +17,7 @@ let tickedInSession: string | null = null;
 /** Screen 3: accept the terms, then continue to the camera. */
 export default function CuriousScreen() {
   const { t, i18n, locale, country, path } = useLocale();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const session = useSession();
   const [agreed, setAgreedState] = useState(session.consentGiven || tickedInSession === session.userSessionId);
   const setAgreed = (value: boolean) => {
@@ -30,7 +30,7 @@ export default function CuriousScreen() {
   const problemId = useId();
   usePageMeta(t('curious.title'));
 
-  if (session.questionAnswer !== 'yes') return <Navigate to={path('start')} replace />;
+  if (session.questionAnswer !== 'yes') return <Redirect to={path('start')} replace />;
 
   const onContinue = async () => {
     if (!agreed) {

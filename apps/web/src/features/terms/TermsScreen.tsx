@@ -1,11 +1,11 @@
-import { useNavigate } from 'react-router';
+import { useLocation } from 'wouter';
 import { useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
 
 /** Screen 4: the terms and conditions, headed by the question whether we may use the photo. */
 export default function TermsScreen() {
   const { t, path } = useLocale();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   usePageMeta(t('terms.title'));
   return (
     <article className="screen terms" aria-labelledby="terms-heading">
