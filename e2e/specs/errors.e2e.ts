@@ -62,3 +62,37 @@ describe('a refused upload, in the visitor’s language', () => {
     });
   }
 });
+
+/** The same upload from a session the server has no consent for (expired, or the store was reset). */
+function fromAnotherSession(request: Request): Buffer {
+  const body = request.postDataBuffer()?.toString('latin1') ?? '';
+  const changed = body.replace(/session-\d+-[a-z0-9]+/i, 'session-1700000000000-noconsent');
+  expect(changed, 'the upload carries its session id').not.toBe(body);
+  return Buffer.from(changed, 'latin1');
+}
+
+describe('an upload whose consent the server does not have', () => {
+  it('says so in the visitor’s language and starts over at the age gate', async () => {
+    const copy = await copyOf('ae-ar');
+    const phone = await openPhone({ baseURL: inject('baseURL'), video: inject('faceVideo') });
+    const { page } = phone;
+    try {
+      await page.route('**/api/upload', (route) => route.continue({ postData: fromAnotherSession(route.request()) }));
+      await reachCamera(page, 'ae', 'ae-ar');
+      await takePhoto(page);
+      const answer = page.waitForResponse('**/api/upload');
+      await page.getByTestId('photo-continue').click();
+      expect((await answer).status()).toBe(403);
+      const alert = page.getByRole('alert').filter({ hasText: /\S/ });
+      await expect.poll(() => alert.textContent(), { timeout: 15_000 }).toBe(copy.errors.noConsent);
+      // Sending the same photo again cannot help: the only way on is to accept the terms again.
+      expect(await page.getByTestId('photo-continue').count()).toBe(0);
+      await page.getByTestId('photo-start-over').click();
+      await page.waitForURL('**/ae/ae-ar/start');
+      const saved = await page.evaluate(() => Object.values({ ...localStorage }).join(' '));
+      expect(saved).not.toContain('"consentGiven":true');
+    } finally {
+      await phone.close();
+    }
+  });
+});

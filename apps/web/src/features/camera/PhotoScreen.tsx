@@ -15,7 +15,16 @@ import { FilePicker } from './FilePicker';
 import { uploadPhoto } from './upload';
 import { useCamera } from './useCamera';
 
-type Stage = 'permission' | 'starting' | 'live' | 'countdown' | 'review' | 'uploading' | 'uploadFailed' | 'cameraError';
+type Stage =
+  | 'permission'
+  | 'starting'
+  | 'live'
+  | 'countdown'
+  | 'review'
+  | 'uploading'
+  | 'uploadFailed'
+  | 'consentLost'
+  | 'cameraError';
 
 const COUNTDOWN_SECONDS = 3;
 
@@ -108,7 +117,12 @@ export default function PhotoScreen() {
       const code = errorCodeOf(error) ?? 'uploadFailed';
       sessionStore.update({ isUploading: false, error: code });
       setMessage(messageText(t, code));
-      setStage('uploadFailed');
+      // The server has no consent for this session (it expired, or storage was reset): sending the photo
+      // again cannot help; the visitor starts over and accepts the terms again.
+      if (code === 'noConsent') {
+        camera.stop();
+        setStage('consentLost');
+      } else setStage('uploadFailed');
     }
   };
 
@@ -132,6 +146,7 @@ export default function PhotoScreen() {
     review: photo ? t('photo.reviewHeading') : t('photo.title'),
     uploading: t('photo.reviewHeading'),
     uploadFailed: t('photo.reviewHeading'),
+    consentLost: t('curious.title'),
     cameraError: t('photo.permissionHeading'),
   }[stage];
 
@@ -222,6 +237,19 @@ export default function PhotoScreen() {
               />
             )}
           </>
+        )}
+        {stage === 'consentLost' && (
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              sessionStore.reset();
+              navigate(path('start'));
+            }}
+            data-testid="photo-start-over"
+          >
+            {t('exit.back')}
+          </button>
         )}
         {stage === 'cameraError' && (
           <>

@@ -92,13 +92,19 @@ describe('terms acceptance (curious)', () => {
     expect(sessionStore.getState().consentGiven).toBe(true);
   });
 
-  it('says in German why the consent could not be recorded, and stays', async () => {
+  it('says in German that the consent could not be recorded, and why, and stays', async () => {
     consentStatus = 429;
     await openCurious();
     fireEvent.click(screen.getByRole('checkbox'));
     await pressContinue();
-    const german = copies['../../locales/de.json'] as { errors: { rateLimited: string } };
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(german.errors.rateLimited));
+    const german = copies['../../locales/de.json'] as {
+      errors: { rateLimited: string };
+      messages: { consentFailed: string };
+    };
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(german.messages.consentFailed + german.errors.rateLimited),
+    );
+    expect(screen.getByRole('alert').querySelector('strong')?.textContent).toBe(german.messages.consentFailed);
     expect(sessionStore.getState().consentGiven).toBe(false);
     expect(currentPath()).toBe('/de/de/curious');
   });

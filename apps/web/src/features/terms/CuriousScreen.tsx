@@ -14,6 +14,12 @@ import { MosaicMark } from '../../lib/ui/MosaicMark';
  */
 let tickedInSession: string | null = null;
 
+/** What the alert under the consent line says: a failure's catalogue title, then its reason. */
+interface Problem {
+  title?: string;
+  text: string;
+}
+
 /** Screen 3: accept the terms, then continue to the camera. */
 export default function CuriousScreen() {
   const { t, i18n, locale, country, path } = useLocale();
@@ -24,7 +30,7 @@ export default function CuriousScreen() {
     tickedInSession = value ? session.userSessionId : null;
     setAgreedState(value);
   };
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [sending, setSending] = useState(false);
   const checkboxId = useId();
   const problemId = useId();
@@ -34,7 +40,7 @@ export default function CuriousScreen() {
 
   const onContinue = async () => {
     if (!agreed) {
-      setProblem(t('curious.mustAgree'));
+      setProblem({ text: t('curious.mustAgree') });
       return;
     }
     setSending(true);
@@ -51,7 +57,10 @@ export default function CuriousScreen() {
       sessionStore.update({ consentGiven: true });
       navigate(path('photo'));
     } catch (error) {
-      setProblem(messageText(t, error instanceof ConsentError ? error.code : 'consentFailed'));
+      // The catalogue's "Failed to submit consent", then why, when the answer says why (offline, too many tries…).
+      const code = error instanceof ConsentError ? error.code : 'consentFailed';
+      const failed = t('messages.consentFailed');
+      setProblem(code === 'consentFailed' ? { text: failed } : { title: failed, text: messageText(t, code) });
     } finally {
       setSending(false);
     }
@@ -85,7 +94,13 @@ export default function CuriousScreen() {
         </label>
       </div>
       <p id={problemId} className="form-error" role="alert">
-        {problem}
+        {problem?.title && (
+          <>
+            <strong>{problem.title}</strong>
+            <br />
+          </>
+        )}
+        {problem?.text}
       </p>
       <div className="actions">
         <button
