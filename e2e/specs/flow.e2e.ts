@@ -53,13 +53,14 @@ describe('a visitor in Germany, from the age gate to the downloaded artwork', ()
   });
 });
 
-describe('every screen in English and in Emirati Arabic, on a phone', () => {
-  for (const [country, locale, lang, dir] of [
-    ['gb', 'en', 'en', 'ltr'],
-    ['ae', 'ae-ar', 'ar-AE', 'rtl'],
+describe('every screen in English, in Emirati Arabic and in Georgian on the narrowest phone', () => {
+  for (const [country, locale, lang, dir, width] of [
+    ['gb', 'en', 'en', 'ltr', 390],
+    ['ae', 'ae-ar', 'ar-AE', 'rtl', 390],
+    ['ge', 'ka', 'ka', 'ltr', 360],
   ] as const) {
-    it(`${locale}: ${dir}, accessible, and every screen pictured`, async () => {
-      const phone = await openPhone({ baseURL: inject('baseURL'), video: inject('faceVideo') });
+    it(`${locale}: ${dir}, accessible at ${width} px, and every screen pictured`, async () => {
+      const phone = await openPhone({ baseURL: inject('baseURL'), video: inject('faceVideo'), width });
       try {
         const { page } = phone;
         await page.goto(`/${country}/${locale}/start`);

@@ -34,12 +34,14 @@ export interface Phone {
   close(): Promise<void>;
 }
 
-/** A phone (Pixel 7 touch profile at 390×844) in Debian's Chromium with the chosen camera. */
+/** A phone (Pixel 7 touch profile at 390×844, or narrower) in Debian's Chromium with the chosen camera. */
 export async function openPhone(options: {
   camera?: Camera;
   video: string;
   baseURL: string;
   locale?: string;
+  /** CSS pixels; 390 unless a narrower phone is the point (the smallest we serve is 360). */
+  width?: number;
 }): Promise<Phone> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -48,7 +50,7 @@ export async function openPhone(options: {
   });
   const context = await browser.newContext({
     ...devices['Pixel 7'],
-    viewport: { width: 390, height: 844 },
+    viewport: { width: options.width ?? 390, height: 844 },
     baseURL: options.baseURL,
     locale: options.locale ?? 'en-GB',
     acceptDownloads: true,
