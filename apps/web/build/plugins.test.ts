@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildInfo, createBuildId } from './build-info-plugin';
+import { firstScreenChunks } from './first-screen-preload-plugin';
 
 describe('build info plugin', () => {
   it('writes builds/latest.json and builds/meta/<id>.json with the build id', () => {
@@ -19,5 +20,33 @@ describe('build info plugin', () => {
     const first = createBuildId(new Date('2026-11-22T02:00:00Z'));
     expect(first).toMatch(/^20261122020000-[a-z0-9]+$/);
     expect(createBuildId()).not.toBe(createBuildId());
+  });
+});
+
+describe('first screen preload plugin', () => {
+  it('preloads the start screen and i18next chunks, and no other screen or asset', () => {
+    const bundle = {
+      'assets/index-a.js': {
+        type: 'chunk',
+        fileName: 'assets/index-a.js',
+        name: 'index',
+        facadeModuleId: '/app/src/main.tsx',
+      },
+      'assets/StartScreen-b.js': {
+        type: 'chunk',
+        fileName: 'assets/StartScreen-b.js',
+        name: 'StartScreen',
+        facadeModuleId: '/app/src/features/age-gate/StartScreen.tsx',
+      },
+      'assets/i18next-c.js': { type: 'chunk', fileName: 'assets/i18next-c.js', name: 'i18next', facadeModuleId: null },
+      'assets/PhotoScreen-d.js': {
+        type: 'chunk',
+        fileName: 'assets/PhotoScreen-d.js',
+        name: 'PhotoScreen',
+        facadeModuleId: '/app/src/features/camera/PhotoScreen.tsx',
+      },
+      'assets/en-e.json': { type: 'asset', fileName: 'assets/en-e.json' },
+    };
+    expect(firstScreenChunks(bundle).sort()).toEqual(['/assets/StartScreen-b.js', '/assets/i18next-c.js']);
   });
 });
