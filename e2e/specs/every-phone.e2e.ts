@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPhone, type Phone } from '../support/browser.js';
 
-/** The narrowest phone the app supports (DESIGN: works on a 360 px wide phone). */
+/** The narrowest phone the app supports (docs/product.md#accessibility-and-devices). */
 const NARROW = { width: 360, height: 780 };
 /** Common wider phones, where the wordmark and the language switch share a row when they fit. */
 const WIDER = [390, 412];

@@ -61,7 +61,7 @@ function loggerOptions(config: Config, stream?: BuildOptions['logStream']): Fast
   return {
     level: config.logLevel,
     ...(stream ? { stream } : {}),
-    // No IP address or port in any log line (DESIGN, operations); only what identifies the request.
+    // No IP address or port in any log line (docs/product.md#privacy-and-retention); only what identifies the request.
     serializers: {
       req: (request) => ({ id: request.id, method: request.method, url: request.url }),
     },

@@ -1,9 +1,9 @@
 import type { Plugin } from 'vite';
 
 /**
- * Writes `builds/latest.json` ({buildId}) and `builds/meta/{buildId}.json` into the build so a running
- * app can notice that a newer build was deployed (SPEC §7) and offer a reload. The id is baked into
- * the bundle as `__BUILD_ID__`.
+ * Writes `builds/latest.json` ({buildId}) and `builds/meta/{buildId}.json` into the build so a running app can notice
+ * that a newer build was deployed (docs/product.md#new-deployments) and offer a reload. The id is baked into the bundle
+ * as `__BUILD_ID__`.
  */
 export function buildInfo(buildId: string): Plugin {
   return {

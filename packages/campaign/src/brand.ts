@@ -2,7 +2,7 @@
 export const BRAND = {
   brand: 'IQOS',
   partner: 'Tessera Studio',
-  /** The page title suffix (SPEC §1). */
+  /** The page title suffix (docs/product.md#page-titles-and-page-views). */
   experienceName: 'IQOS Mosaic',
   description: 'Create your personalised selfie mosaic: a portrait artwork made of thousands of tesserae.',
   share: {

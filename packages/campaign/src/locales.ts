@@ -1,4 +1,7 @@
-/** The 35 locales of SPEC §2. `code` is the URL segment; `tag` is the BCP 47 tag for Intl and `lang`. */
+/**
+ * The 35 locales (docs/product.md#locales-and-markets). `code` is the URL segment; `tag` is the BCP 47 tag for Intl and
+ * `lang`.
+ */
 export interface Locale {
   code: LocaleCode;
   /**

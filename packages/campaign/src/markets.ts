@@ -5,11 +5,11 @@ export interface Market {
   country: string;
   /** Locales offered in this market; the first is the default. */
   locales: readonly LocaleCode[];
-  /** Whether the age gate adds the line "are you over {age} and living in {country}?" (SPEC §2, screen 1). */
+  /** Whether the age gate adds the line "are you over {age} and living in {country}?" (docs/product.md#start). */
   confirmResidence: boolean;
   /**
-   * The age every locale of the market asks (SPEC §5): the law is the country's, whatever the language.
-   * null asks for "legal age" without a number, for a market whose operator configures it that way.
+   * The age every locale of the market asks (docs/product.md#age-gate): the law is the country's, whatever the
+   * language. null asks for "legal age" without a number, for a market whose operator configures it that way.
    */
   minimumAge: number | null;
 }
@@ -92,7 +92,7 @@ export function marketsForLocale(locale: LocaleCode): Market[] {
   return MARKETS.filter((m) => m.locales.includes(locale));
 }
 
-/** Links the age gate shows; operators override the base with LEGAL_BASE_URL at build time. */
+/** Links the age gate shows; operators override the base with VITE_LEGAL_BASE_URL at build time. */
 export function legalLinks(country: string, locale: LocaleCode, base = 'https://www.iqos.com') {
   const root = `${base.replace(/\/$/, '')}/${country.toLowerCase()}/${locale}`;
   return { dataProtection: `${root}/privacy-policy`, imprint: `${root}/imprint` };

@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9 and the limits of DESIGN's API contract. */
+/** Business constants and API limits (docs/product.md#constants). */
 
 const SECOND = 1000;
 const HOUR = 60 * 60 * SECOND;
@@ -33,14 +33,14 @@ export const IDLE_PRELOAD_DELAY_MS = 1 * SECOND;
 export const UPLOAD_LIMITS = {
   maxBytes: 10 * 1024 * 1024,
   maxPixels: 40_000_000,
-  /** The browser downscales the photo to this long side before upload (DESIGN, web app). */
+  /** The browser downscales the photo to this long side before upload (docs/product.md#photo-rules). */
   clientMaxSide: 1600,
   mimeTypes: ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as readonly string[],
 } as const;
 
 export const ARTWORK = { width: 1080, height: 1350, maxBytes: 600 * 1024 } as const;
 
-/** The HTTP client's generic retry (SPEC §9). */
+/** The HTTP client's generic retry (docs/product.md#talking-to-the-api). */
 export const HTTP_RETRY = {
   statusCodes: [408, 409, 425, 429, 500, 502, 503, 504] as readonly number[],
   /** Retries for methods that change nothing; mutating methods are never retried. */

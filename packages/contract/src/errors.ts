@@ -2,7 +2,7 @@ import { MESSAGES, type MessageKey } from './messages.js';
 
 /**
  * The API's error catalogue: one code per situation, with its HTTP status and the message a visitor
- * may see. Every error body is `{ error: message, code }` (DESIGN, API contract): `code` is the key
+ * may see. Every error body is `{ error: message, code }` (docs/architecture.md#api): `code` is the key
  * here, and the web app translates by it; `error` is English for developers and may be more specific.
  */
 export const API_ERRORS = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REFUSALS, refusalMessage } from './errors.js';
 import { MESSAGES, queueMessage } from './messages.js';
 
-describe('queueMessage (SPEC §8)', () => {
+describe('queueMessage', () => {
   it('says the server is under heavy load while the load flag is set, whatever the position', () => {
     expect(queueMessage(0, true)).toBe('Server is under heavy load, please wait...');
     expect(queueMessage(7, true)).toBe('Server is under heavy load, please wait...');
@@ -17,7 +17,7 @@ describe('queueMessage (SPEC §8)', () => {
 });
 
 describe('catalogue', () => {
-  it('carries the exact camera and processing messages of SPEC §8', () => {
+  it('carries the exact camera and processing messages', () => {
     expect(MESSAGES.cameraPermissionDenied).toBe(
       'Permission denied to access camera. Please reload the page and try again.',
     );

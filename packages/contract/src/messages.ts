@@ -1,5 +1,5 @@
 /**
- * Every message a visitor may read that comes from the spec's catalogue (SPEC §8), in English.
+ * Every message a visitor may read (docs/product.md#errors-and-messages), in English.
  * The web app translates them by key; the server sends the English text in `error`/`error_message`.
  */
 export const MESSAGES = {
@@ -23,7 +23,7 @@ export const MESSAGES = {
 
 export type MessageKey = keyof typeof MESSAGES;
 
-/** Queue messages (SPEC §8), with `{n}` for the position. */
+/** Queue messages (docs/product.md#progress-and-queue-messages), with `{n}` for the position. */
 export const QUEUE_MESSAGES = {
   heavyLoad: 'Server is under heavy load, please wait...',
   processing: 'Processing your image...',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { POLL } from './constants.js';
 import { nextPollDelay, progressForPosition } from './progress.js';
 
-describe('progressForPosition (SPEC §9)', () => {
+describe('progressForPosition', () => {
   it('is full while the image is being processed', () => {
     expect(progressForPosition(0)).toBe(100);
   });
@@ -19,7 +19,7 @@ describe('progressForPosition (SPEC §9)', () => {
   });
 });
 
-describe('nextPollDelay (SPEC §9)', () => {
+describe('nextPollDelay', () => {
   it('starts at 2000 ms and grows by 1.5 on each error up to 10000 ms', () => {
     const steps: number[] = [];
     let delay: number = POLL.initialMs;

@@ -1,8 +1,8 @@
 import { POLL } from './constants.js';
 
 /**
- * The progress bar for a queue position (SPEC §9): full while processing (position 0),
- * otherwise 20 points less for each place in the queue, never below 10.
+ * The progress bar for a queue position (docs/product.md#progress-and-queue-messages): full while
+ * processing (position 0), otherwise 20 points less for each place in the queue, never below 10.
  */
 export function progressForPosition(position: number): number {
   if (position <= 0) return 100;
@@ -12,7 +12,7 @@ export function progressForPosition(position: number): number {
 export type PollOutcome = 'error' | 'success' | 'success-under-load';
 
 /**
- * The delay before the next poll (SPEC §9): ×1.5 on an error (408 included) up to 10 s;
+ * The delay before the next poll (docs/product.md#job-monitoring): ×1.5 on an error (408 included) up to 10 s;
  * ×0.8 on each successful update without server load, never below 2 s.
  */
 export function nextPollDelay(currentMs: number, outcome: PollOutcome): number {

@@ -1,4 +1,4 @@
-/** `session-<timestamp digits>-<alphanumerics>` (SPEC §3, DESIGN upload row). */
+/** `session-<timestamp digits>-<alphanumerics>` (docs/product.md#session). */
 export const SESSION_ID_PATTERN = /^session-\d{1,16}-[a-z0-9]{4,32}$/i;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';

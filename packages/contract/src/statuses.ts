@@ -1,4 +1,4 @@
-/** Job statuses a job row can hold (DESIGN, API contract). */
+/** Job statuses a job row can hold (docs/product.md#job-statuses). */
 export const JOB_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -9,7 +9,7 @@ export type QueueStatusValue = (typeof QUEUE_STATUSES)[number];
 /** Statuses after which nothing about a job changes any more. */
 export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed'];
 
-/** Statuses during which the client keeps monitoring (SPEC §4, validating a stored job). */
+/** Statuses during which the client keeps monitoring (docs/product.md#returning-to-a-saved-job). */
 export const ACTIVE_STATUSES: readonly JobStatus[] = ['pending', 'queued', 'processing'];
 
 export function isFinalStatus(status: string): boolean {

@@ -1,6 +1,6 @@
 /**
  * The detail map: how large each tessera should be, everywhere on the artwork. Face features get
- * the smallest tiles (DESIGN's probe: 9-px blocks keep a face recognisable, 12-px ones lose it),
+ * the smallest tiles (9-px blocks keep a face recognisable, 12-px ones lose it: docs/architecture.md#the-art-engine),
  * then the face, then edges and the silhouette, and the rest of the person the largest.
  */
 

@@ -149,7 +149,7 @@ describe('hosting the web build', () => {
 });
 
 describe('isAppRoute', () => {
-  it('knows the routes of SPEC §2 and nothing else', () => {
+  it('knows the routes of the app and nothing else', () => {
     expect(isAppRoute('/')).toBe(true);
     expect(isAppRoute('/me')).toBe(true);
     expect(isAppRoute('/me/bm/start')).toBe(true);

@@ -9,7 +9,7 @@ const SCREENS = new Set(['start', 'exit', 'curious', 'terms', 'photo', 'result',
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
- * Whether a path is one of the single-page app's routes (SPEC §2), in any letter case: the app sends
+ * Whether a path is one of the single-page app's routes (docs/product.md#routes), in any letter case: the app sends
  * `/GB/EN/start` on to its lower-case address, so such a page is served, not a 404.
  */
 export function isAppRoute(pathname: string): boolean {

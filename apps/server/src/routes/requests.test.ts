@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facePhoto, hundredMegapixelPng, SVG, TEXT_AS_JPEG, truncatedJpeg, twelveMegabytes } from '../test/fixtures.js';
 import { Client, MODES, modeEnv, newSessionId, startTestServer, type TestServer } from '../test/harness.js';
 
-/** Every request/answer row of DESIGN's API table that does not need a finished render. */
+/** Every request/answer row of the API table (docs/architecture.md#api) that does not need a finished render. */
 describe.each(MODES)('API requests, %s mode', (mode) => {
   let server: TestServer;
   let client: Client;

@@ -151,7 +151,7 @@ export class JobRunner {
     backend.events.publish({ jobId, status: 'failed', errorMessage: message, errorCode: code });
   }
 
-  /** The uploaded photo is deleted as soon as its job ends (DESIGN, retention). */
+  /** The uploaded photo is deleted as soon as its job ends (docs/architecture.md#data-and-retention). */
   private async dropPhoto(jobId: string, photoKey: string): Promise<void> {
     await this.options.backend.storage.deletePhoto(photoKey);
     await this.options.backend.jobs.clearPhoto(jobId);

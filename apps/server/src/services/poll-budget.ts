@@ -1,6 +1,6 @@
 /**
- * A per-second budget of status polls. Beyond it polls get 408 and the client backs off (SPEC §8),
- * which keeps the process answering streams and uploads during a launch peak.
+ * A per-second budget of status polls. Beyond it polls get 408 and the client backs off
+ * (docs/product.md#job-monitoring), which keeps the process answering streams and uploads during a launch peak.
  */
 export class PollBudget {
   private windowStart = 0;

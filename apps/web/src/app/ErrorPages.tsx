@@ -108,7 +108,7 @@ function ErrorContent({ kind, framed }: { kind: ErrorKind; framed: boolean }) {
   );
 }
 
-/** Unknown paths (SPEC §2): "Page Not Found". */
+/** Unknown paths (docs/product.md#error-pages): "Page Not Found". */
 export function NotFoundPage({ framed = true }: { framed?: boolean }) {
   return <ErrorContent kind="notFound" framed={framed} />;
 }

@@ -4,7 +4,7 @@ import { LocaleRoute } from './locale-route';
 import { CountryRedirect, RootRedirect } from './redirects';
 
 /**
- * The routes of SPEC §2, with wouter: a router of about 2 KB gzip keeps the start screen's JavaScript
+ * The routes (docs/product.md#routes), with wouter: a router of about 2 KB gzip keeps the start screen's JavaScript
  * within budget (React Router ships about 13 KB of data-router and form code the app never uses).
  * Each screen is a lazy chunk; `/:country/:language/*` is validated, made canonical and framed by
  * LocaleRoute.

@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 describe('submitConsent', () => {
-  it('posts the SPEC §7 fields as JSON', async () => {
+  it('posts the consent fields as JSON', async () => {
     const fetch = answerFetch(async () => Response.json({ consent_id: 'x', created_at: 'now' }, { status: 201 }));
 
     await submitConsent(request);

@@ -15,7 +15,7 @@ export class ConsentError extends Error {
   }
 }
 
-/** Records the visitor's answer and consent (SPEC §7); a failure is rethrown for the screen to show. */
+/** Records the visitor's answer and consent (docs/product.md#consent); a failure is rethrown for the screen to show. */
 export async function submitConsent(request: ConsentRequest): Promise<ConsentResponse> {
   try {
     return await apiRequest<ConsentResponse>('/api/consent', { method: 'POST', body: request });

@@ -24,7 +24,7 @@ function respondWith(...statuses: number[]) {
 }
 
 describe('HTTP client', () => {
-  it('retries non-mutating methods once and mutating ones never (SPEC §9)', () => {
+  it('retries non-mutating methods once and mutating ones never', () => {
     expect(retriesFor('GET')).toBe(1);
     expect(retriesFor('head')).toBe(1);
     expect(retriesFor('POST')).toBe(0);

@@ -6,7 +6,7 @@ import { readCookie } from './cookies';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** SPEC §9: one retry for methods that change nothing, none for the others. */
+/** One retry for methods that change nothing, none for the others (docs/product.md#talking-to-the-api). */
 export function retriesFor(method: string | undefined): number {
   return SAFE_METHODS.has((method ?? 'GET').toUpperCase())
     ? HTTP_RETRY.safeMethodRetries
@@ -14,8 +14,8 @@ export function retriesFor(method: string | undefined): number {
 }
 
 /**
- * The app's HTTP client: ofetch with the retry policy of SPEC §9, no default timeout, and the
- * double-submit XSRF header on every request that changes something.
+ * The app's HTTP client: ofetch with the retry policy (docs/product.md#talking-to-the-api), no default timeout, and
+ * the double-submit XSRF header on every request that changes something.
  */
 export const http = ofetch.create({
   retryStatusCodes: [...HTTP_RETRY.statusCodes],

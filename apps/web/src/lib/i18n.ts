@@ -30,7 +30,7 @@ export function toI18nextPlaceholders(text: string): string {
 }
 
 /**
- * English is written once: en.json holds the UI copy, the contract holds the SPEC §8 messages, the
+ * English is written once: en.json holds the UI copy, the contract holds the visitor messages, the
  * queue messages and the error catalogue. They meet here as the `messages`, `queue` and `errors`
  * sections; `errors` is keyed by error code, the app's only way to name a failure.
  */

@@ -17,7 +17,7 @@ export function openQueueStream(jobId: string): EventSource {
   return new EventSource(`${apiBase()}/api/queue/stream/${jobPath(jobId)}`);
 }
 
-/** file_path appended to the API base gives the artwork URL (SPEC §3). */
+/** file_path appended to the API base gives the artwork URL (docs/product.md#download-and-share). */
 export function artworkUrl(filePath: string): string {
   return `${apiBase()}${filePath}`;
 }

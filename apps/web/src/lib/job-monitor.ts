@@ -63,7 +63,7 @@ export function statusOf(error: unknown): number | undefined {
 }
 
 /**
- * Follows one job (SPEC §4, §9): an event stream first; on a stream error, an `error` (overload)
+ * Follows one job (docs/product.md#job-monitoring): an event stream first; on a stream error, an `error` (overload)
  * message or no connection within 5 s it falls back to polling with backoff. It ends after
  * `completed` (fetching the result) or `failed`, or when stopped.
  */

@@ -50,7 +50,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('validating a stored job (SPEC §4)', () => {
+describe('validating a stored job', () => {
   it('completed: fetches the result and returns true', async () => {
     fetchStatus.mockResolvedValue(status('completed'));
     await expect(session.validateStoredJob()).resolves.toBe(true);

@@ -7,8 +7,8 @@ export interface JobSessionDeps extends MonitorDeps {
 }
 
 /**
- * Ties the session store to the job monitor: starting and resuming monitoring, validating a stored
- * job on return (SPEC §4), and the reset/clear semantics that also stop any monitoring.
+ * Ties the session store to the job monitor: starting and resuming monitoring, validating a stored job on return
+ * (docs/product.md#returning-to-a-saved-job), and the reset/clear semantics that also stop any monitoring.
  */
 export class JobSession {
   private monitor: JobMonitor | null = null;
@@ -49,8 +49,8 @@ export class JobSession {
   }
 
   /**
-   * Checks a job saved by an earlier visit (SPEC §4). True when the session still holds a usable job
-   * (completed, or resumed monitoring); false when it was reset.
+   * Checks a job saved by an earlier visit (docs/product.md#returning-to-a-saved-job). True when the session still
+   * holds a usable job (completed, or resumed monitoring); false when it was reset.
    */
   async validateStoredJob(): Promise<boolean> {
     const jobId = this.store.getState().currentJobId;

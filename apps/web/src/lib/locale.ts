@@ -29,7 +29,9 @@ export interface LocaleSources {
   languages?: readonly string[];
 }
 
-/** Route → `locale` cookie → browser languages → en (DESIGN, web app), within the allowed locales. */
+/**
+ * Route → `locale` cookie → browser languages → en (docs/product.md#locales-and-markets), within the allowed locales.
+ */
 export function resolveLocale(sources: LocaleSources, allowed: readonly LocaleCode[] = LOCALES.map((l) => l.code)) {
   const isAllowed = (code: string | null | undefined): code is LocaleCode =>
     !!code && (allowed as readonly string[]).includes(code);
@@ -74,7 +76,7 @@ export function localeCookie(): string | null {
   return readCookie(LOCALE_COOKIE.name);
 }
 
-/** Remembers the visitor's locale for 365 days (SPEC §9). */
+/** Remembers the visitor's locale for 365 days (docs/product.md#locales-and-markets). */
 export function rememberLocale(code: LocaleCode): void {
   const maxAge = LOCALE_COOKIE.maxAgeDays * 24 * 60 * 60;
   // biome-ignore lint/suspicious/noDocumentCookie: a plain cookie write is all the locale needs.

@@ -5,7 +5,7 @@ import { messageText } from './messages';
 const t = ((key: string) => `«${key}»`) as unknown as TFunction;
 
 describe('messageText', () => {
-  it('translates refusal codes and SPEC §8 message keys from `messages`', () => {
+  it('translates refusal codes and visitor message keys from `messages`', () => {
     expect(messageText(t, 'no_face')).toBe('«messages.noFace»');
     expect(messageText(t, 'consentFailed')).toBe('«messages.consentFailed»');
     expect(messageText(t, 'processingFailed')).toBe('«messages.processingFailed»');

@@ -9,7 +9,7 @@ import {
 } from '@selfie-mosaic/contract';
 import type { TFunction } from 'i18next';
 
-/** What a failure is known by in the app: an engine refusal, a SPEC §8 message or an error code. */
+/** What a failure is known by in the app: an engine refusal, a visitor message or an error code. */
 export type ProblemCode = RefusalCode | MessageKey | ErrorCode;
 
 function isMessageKey(value: string): value is MessageKey {
@@ -17,7 +17,7 @@ function isMessageKey(value: string): value is MessageKey {
 }
 
 /**
- * Where a code's copy lives: refusals and the SPEC §8 messages in `messages`, API and web-side error
+ * Where a code's copy lives: refusals and the visitor messages in `messages`, API and web-side error
  * codes in `errors`. Anything else (a code this build does not know yet) reads as a fault on our side.
  */
 export function messageKeyOf(code: string): string {

@@ -1,7 +1,10 @@
 import { useEffect } from 'react';
 import { useLocale } from './locale-context';
 
-/** "<screen> | <experience name>" and the description of SPEC §1, in the active locale. */
+/**
+ * "<screen> | <experience name>" and the description (docs/product.md#page-titles-and-page-views), in the active
+ * locale.
+ */
 export function usePageMeta(title: string): void {
   const { t } = useLocale();
   useEffect(() => {
@@ -20,7 +23,7 @@ export function setPageMeta(title: string, description: string): void {
   meta.content = description;
 }
 
-/** `lang` and `dir` on <html> follow the locale (SPEC §1). */
+/** `lang` and `dir` on <html> follow the locale (docs/product.md#locales-and-markets). */
 export function setDocumentLocale(tag: string, dir: 'ltr' | 'rtl'): void {
   document.documentElement.lang = tag;
   document.documentElement.dir = dir;

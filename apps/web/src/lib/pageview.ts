@@ -3,9 +3,9 @@ import { apiBase } from './api-base';
 import { readCookie } from './cookies';
 
 /**
- * Sends one page view (SPEC §7); a failure is only logged, it never bothers the visitor. A plain
- * `fetch`, not the app's HTTP client: every first screen sends one, and the start screen should not
- * download the client (about 4 KB gzip) for it. Same rules as the client for a POST: no retry, the
+ * Sends one page view (docs/product.md#page-titles-and-page-views); a failure is only logged, it never bothers
+ * the visitor. A plain `fetch`, not the app's HTTP client: every first screen sends one, and the start screen
+ * should not download the client (about 4 KB gzip) for it. Same rules as the client for a POST: no retry, the
  * XSRF cookie sent back as its header, and one more try when the refusal handed out that cookie.
  */
 export async function sendPageview(country: string, language: string, pagePath: string): Promise<void> {

@@ -40,7 +40,7 @@ describe('session store', () => {
     });
   });
 
-  it('saves exactly the SPEC §3 fields plus lastUpdated under one key', () => {
+  it('saves exactly the saved-copy fields plus lastUpdated under one key', () => {
     const store = createSessionStore(options());
     store.update({
       questionAnswer: 'yes',

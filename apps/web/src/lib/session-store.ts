@@ -1,6 +1,6 @@
 import { createSessionId, type QueueStatus, SESSION_STORAGE_KEY, SESSION_TTL_MS } from '@selfie-mosaic/contract';
 
-/** The client-side session of SPEC §3. */
+/** The client-side session (docs/product.md#session). */
 export interface Session {
   userSessionId: string;
   questionAnswer: 'yes' | 'no' | null;
@@ -18,7 +18,7 @@ export interface Session {
   serverLoadDetected: boolean;
 }
 
-/** The fields of the saved copy (SPEC §3); the rest lives only as long as the page. */
+/** The fields of the saved copy (docs/product.md#session); the rest lives only as long as the page. */
 const PERSISTED_FIELDS = [
   'userSessionId',
   'questionAnswer',

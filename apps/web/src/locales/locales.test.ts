@@ -123,7 +123,7 @@ describe('plural forms', () => {
 });
 
 describe('English copy', () => {
-  it('takes the SPEC §8 and queue messages from the contract, with i18next placeholders', () => {
+  it('takes the visitor and queue messages from the contract, with i18next placeholders', () => {
     expect(reference.get('messages.cameraNotFound')).toBe('No camera found. Please ensure your device has a camera.');
     expect(reference.get('queue.position')).toBe('You are in queue position {{n}}');
     expect(reference.get('queue.heavyLoad')).toBe('Server is under heavy load, please wait...');
@@ -136,7 +136,7 @@ describe('English copy', () => {
 
 /**
  * Every failure a visitor can meet, by the code the app knows it by: each API error, each web-side
- * error (no answer, an answer without a code), each engine refusal, each SPEC §8 message (camera
+ * error (no answer, an answer without a code), each engine refusal, each visitor message (camera
  * errors among them). Read through i18next with no fallback, as the app reads it, so an entry that
  * nests another (`$t(messages.resultNotFound)`) must resolve too.
  */

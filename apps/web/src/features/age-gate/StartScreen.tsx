@@ -5,7 +5,7 @@ import { usePageMeta } from '../../lib/page-meta';
 import { sessionStore } from '../../lib/session';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 
-/** Screen 1: the age gate (SPEC §2). Yes goes on to the terms, No to the exit page. */
+/** Screen 1: the age gate (docs/product.md#start). Yes goes on to the terms, No to the exit page. */
 export default function StartScreen() {
   const { t, locale, country, countryName, minimumAge, path } = useLocale();
   const [, navigate] = useLocation();

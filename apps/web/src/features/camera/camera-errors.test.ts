@@ -4,7 +4,7 @@ import { cameraErrorKey, canUseLiveCamera } from './camera-errors';
 
 const named = (name: string) => Object.assign(new Error(name), { name });
 
-describe('camera errors (SPEC §8)', () => {
+describe('camera errors', () => {
   it('maps a refused permission to the permission message', () => {
     expect(cameraErrorKey(named('NotAllowedError'))).toBe('cameraPermissionDenied');
     expect(cameraErrorKey(named('SecurityError'))).toBe('cameraPermissionDenied');

@@ -9,7 +9,7 @@ const NO_CAMERA = new Set([
   'ConstraintNotSatisfiedError',
 ]);
 
-/** The SPEC §8 message for a getUserMedia failure, by the DOMException's name. */
+/** The visitor message (docs/product.md#errors-and-messages) for a getUserMedia failure, by the DOMException's name. */
 export function cameraErrorKey(error: unknown): MessageKey {
   const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
   if (typeof name === 'string' && DENIED.has(name)) return 'cameraPermissionDenied';

@@ -7,9 +7,9 @@ export function fitWithin(width: number, height: number, maxSide: number = UPLOA
 }
 
 /**
- * Draws a video frame or a decoded image into a JPEG no larger than the client limit (DESIGN: long
- * side ≤ 1600 px), which keeps uploads small on slow networks. The front camera is mirrored so the
- * photo looks like the preview the visitor just posed in.
+ * Draws a video frame or a decoded image into a JPEG no larger than the client limit (long side ≤ 1600 px,
+ * docs/product.md#photo-rules), which keeps uploads small on slow networks. The front camera is mirrored so the photo
+ * looks like the preview the visitor just posed in.
  */
 export async function toJpeg(
   source: CanvasImageSource,

@@ -23,7 +23,7 @@ function show(position: number, serverLoad = false) {
   };
 }
 
-describe('queue message and progress (SPEC §8, §9)', () => {
+describe('queue message and progress', () => {
   it('position 0: processing, full bar', () => {
     expect(show(0)).toEqual({ message: 'Processing your image...', progress: '100' });
   });

@@ -8,7 +8,10 @@ interface QueueProgressProps {
   serverLoad: boolean;
 }
 
-/** The queue message (announced politely as it changes) and the progress bar of SPEC §9. */
+/**
+ * The queue message (announced politely as it changes) and the progress bar
+ * (docs/product.md#progress-and-queue-messages).
+ */
 export function QueueProgress({ t, position, serverLoad }: QueueProgressProps) {
   const labelId = useId();
   const progress = progressForPosition(position);

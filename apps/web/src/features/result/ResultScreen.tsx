@@ -23,8 +23,8 @@ export default function ResultScreen() {
 
   useEffect(() => {
     const { currentJobId, processedImage, error } = jobSession.store.getState();
-    // Back after a reload: the saved job is checked before it is trusted (SPEC §4). A failure seen
-    // in this page is shown as it is; one from before the reload is not saved, so the check finds it.
+    // Back after a reload: the saved job is checked before it is trusted (docs/product.md#returning-to-a-saved-job). A
+    // failure seen in this page is shown as it is; one from before the reload is not saved, so the check finds it.
     if (currentJobId && !processedImage && !error && !jobSession.monitoring) {
       void jobSession.validateStoredJob().finally(() => setCheckedStoredJob(true));
     } else {

@@ -16,9 +16,9 @@ export async function fetchArtworkFile(url: string, fetcher: typeof fetch = fetc
 }
 
 /**
- * Shares the artwork file through the Web Share API. The image goes with the share title of SPEC §2
- * but without the text: several share targets (messengers, Instagram) keep only the text and drop
- * the file when both are present, and the picture is the point. The text goes along only when the
+ * Shares the artwork file through the Web Share API. The image goes with the share title
+ * (docs/product.md#download-and-share) but without the text: several share targets (messengers, Instagram) keep only
+ * the text and drop the file when both are present, and the picture is the point. The text goes along only when the
  * device cannot share files at all and shares the artwork's link instead.
  */
 export async function shareArtwork(
