@@ -2,6 +2,7 @@ import { ART_VARIANTS, type ArtVariantName, PORTRAIT_COLOURS } from '@selfie-mos
 import { ARTWORK, UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { applyFrame, frameOverlay } from './brand-frame.js';
+import { check } from './checks.js';
 import { createPalette, imageToLab } from './colour.js';
 import { MAX_SIDE, openPhoto, type RgbImage } from './decode.js';
 import { buildSizeMap, includeFace } from './detail.js';
@@ -124,14 +125,10 @@ function outlineIndex(variant: ArtVariantName): number {
 }
 
 function checkOptions(options: RenderOptions): { blacklabel: boolean; seed: number } {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`Expected an object for options but received ${options}`);
-  }
+  check(typeof options === 'object' && options !== null, 'options', 'an object', options);
   const { blacklabel = false, seed = DEFAULT_SEED } = options;
-  if (typeof blacklabel !== 'boolean') {
-    throw new TypeError(`Expected a boolean for blacklabel but received ${String(blacklabel)}`);
-  }
-  if (!Number.isInteger(seed)) throw new TypeError(`Expected an integer for seed but received ${String(seed)}`);
+  check(typeof blacklabel === 'boolean', 'blacklabel', 'a boolean', blacklabel);
+  check(Number.isInteger(seed), 'seed', 'an integer', seed);
   return { blacklabel, seed };
 }
 
