@@ -1,5 +1,6 @@
 import type { RgbImage } from './decode.js';
-import type { FaceGeometry, Point } from './face.js';
+import type { FaceGeometry } from './face.js';
+import type { Point } from './geometry.js';
 import { LAYOUT } from './layout.js';
 import { resizeRgb } from './resample.js';
 

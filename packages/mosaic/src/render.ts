@@ -6,7 +6,7 @@ import { check } from './checks.js';
 import { createPalette, imageToLab } from './colour.js';
 import { MAX_SIDE, openPhoto, type RgbImage } from './decode.js';
 import { buildSizeMap, includeFace } from './detail.js';
-import { chooseFace, FACE_LIMITS, type FaceGeometry, geometryOf, meanLuma, meshOf } from './face.js';
+import { chooseFace, FACE_LIMITS, type FaceGeometry, geometryOf, meanLuma } from './face.js';
 import {
   computeFraming,
   type Framing,
@@ -18,8 +18,9 @@ import {
   toArtwork,
   warpToArtwork,
 } from './framing.js';
+import { type DetectedFace, mapLandmarks } from './landmarks.js';
 import { LAYOUT } from './layout.js';
-import { detectFaces, type HumanFace, segmentPerson } from './models.js';
+import { detectFaces, segmentPerson } from './models.js';
 import { paintTiles } from './paint.js';
 import { createRandom } from './random.js';
 import { MosaicRefusal } from './refusal.js';
@@ -94,28 +95,13 @@ async function levelled(face: FaceGeometry, image: RgbImage): Promise<FaceGeomet
   const framing = computeFraming(face);
   if (Math.abs(rollDegrees(framing)) <= RELEVEL_DEGREES) return face;
   const upright = await warpToArtwork(image, framing, 2);
-  const faces = await detectFaces(upright.data, upright.width, upright.height);
+  const faces = await detectFaces(upright);
   const target = { x: framing.target.x / 2, y: framing.target.y / 2 };
-  const distance = (f: HumanFace) => Math.hypot(f.box[0] + f.box[2] / 2 - target.x, f.box[1] + f.box[3] / 2 - target.y);
+  const distance = ({ box }: DetectedFace) =>
+    Math.hypot(box.x + box.width / 2 - target.x, box.y + box.height / 2 - target.y);
   const again = faces.sort((a, b) => distance(a) - distance(b))[0];
-  if (!again || distance(again) > again.box[2]) return face;
-  const mesh = meshOf(again);
-  for (let i = 0; i < mesh.length; i += 2) {
-    const p = fromArtwork(framing, { x: (mesh[i] as number) * 2, y: (mesh[i + 1] as number) * 2 });
-    mesh[i] = p.x;
-    mesh[i + 1] = p.y;
-  }
-  return geometryOf(mesh);
-}
-
-/** Scales detections from the detector's input to the image they were taken from. */
-function scaleFaces(faces: HumanFace[], factor: number): HumanFace[] {
-  if (factor === 1) return faces;
-  return faces.map((face) => ({
-    ...face,
-    box: face.box.map((v) => v * factor) as HumanFace['box'],
-    mesh: face.mesh.map(([x, y, z]) => [x * factor, y * factor, z * factor] as [number, number, number]),
-  }));
+  if (!again || distance(again) > again.box.width) return face;
+  return geometryOf(mapLandmarks(again.landmarks, (p) => fromArtwork(framing, { x: p.x * 2, y: p.y * 2 })));
 }
 
 function outlineIndex(variant: ArtVariantName): number {
@@ -171,10 +157,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
     detectScale < 1
       ? await resizeRgb(small, Math.round(small.width * detectScale), Math.round(small.height * detectScale))
       : small;
-  const faces = scaleFaces(
-    await detectFaces(detectorInput.data, detectorInput.width, detectorInput.height),
-    small.width / detectorInput.width,
-  );
+  const faces = await detectFaces(detectorInput, small.width / detectorInput.width);
   const face = await levelled(chooseFace(faces, small, photo.width / small.width), small);
   lap('detect');
 
@@ -186,16 +169,11 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
   const neededSide = smallSide * (framing.scale / 2);
   const source = neededSide > smallSide * 1.2 ? await photo.at(neededSide) : small;
   const half = await warpToArtwork(source, framing, 2, source.width / small.width);
-  const mesh = new Float32Array(face.mesh.length);
-  for (let i = 0; i < mesh.length; i += 2) {
-    const p = toArtwork(framing, { x: face.mesh[i] as number, y: face.mesh[i + 1] as number });
-    mesh[i] = p.x;
-    mesh[i + 1] = p.y;
-  }
+  const landmarks = mapLandmarks(face.landmarks, (p) => toArtwork(framing, p));
   lap('frame');
 
   const maskInput = await resizeRgb(half, MASK_WIDTH, MASK_HEIGHT);
-  const mask = await segmentPerson(maskInput.data, MASK_WIDTH, MASK_HEIGHT);
+  const mask = await segmentPerson(maskInput);
   lap('segment');
 
   const { width, height } = LAYOUT;
@@ -208,7 +186,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
     half.height,
     scratch('half-mask', Float32Array, half.width * half.height),
   );
-  includeFace(halfMask, half.width, half.height, 2, mesh);
+  includeFace(halfMask, half.width, half.height, 2, landmarks);
   // Where the framing reaches beyond the photo there is no visitor, only background (even where
   // the face oval above would continue past the edge).
   if (!fillsCanvas(framing, small.width, small.height)) {
@@ -217,7 +195,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
   const quarter = quarterOf(halfLab, halfMask, half.width, half.height);
   const quarterLuma = scratch('quarter-luma', Float32Array, quarter.mask.length);
   for (let i = 0; i < quarterLuma.length; i++) quarterLuma[i] = quarter.lab[i * 3] as number;
-  const sizeMap = buildSizeMap(quarterLuma, quarter.mask, quarter.width, quarter.height, 4, mesh);
+  const sizeMap = buildSizeMap(quarterLuma, quarter.mask, quarter.width, quarter.height, 4, landmarks);
   const spacing = inverseSpacings(sizeMap, half.width, half.height);
   const random = createRandom(seed);
   const isPerson = (x: number, y: number) => {
