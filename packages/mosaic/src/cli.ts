@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { check } from './checks.js';
 import { loadModels, MosaicRefusal, render } from './index.js';
 
 const usage = 'Usage: mosaic <in.jpg> <out.jpg> [--blacklabel] [--seed N]';
@@ -13,15 +14,10 @@ async function main(): Promise<number> {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
     return 2;
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, seed } = parsed;
   const [input, output] = positionals;
   if (!input || !output || positionals.length > 2) {
     console.error(usage);
-    return 2;
-  }
-  const seed = values.seed === undefined ? undefined : Number(values.seed);
-  if (seed !== undefined && !Number.isInteger(seed)) {
-    console.error(`Expected an integer for --seed but received ${values.seed}\n${usage}`);
     return 2;
   }
   const started = performance.now();
@@ -46,10 +42,13 @@ async function main(): Promise<number> {
 }
 
 function parse() {
-  return parseArgs({
+  const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: { blacklabel: { type: 'boolean', default: false }, seed: { type: 'string' } },
   });
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  check(seed === undefined || Number.isInteger(seed), '--seed', 'an integer', values.seed);
+  return { values, positionals, seed };
 }
 
 process.exitCode = await main();

@@ -1,3 +1,5 @@
+import { check } from './checks.js';
+
 /** sRGB ↔ CIELAB (D65), with a lookup table for the sRGB transfer curve since it runs per pixel. */
 
 const LINEAR = new Float32Array(256);
@@ -49,7 +51,7 @@ export function imageToLab(rgb: Uint8Array, lab = new Float32Array(rgb.length)):
 /** Parses `#rrggbb`. */
 export function parseHex(hex: string): [number, number, number] {
   const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
-  if (!match) throw new TypeError(`Expected a #rrggbb colour for palette entry but received ${hex}`);
+  check(match, 'palette entry', 'a #rrggbb colour', hex);
   return [
     Number.parseInt(match[1] as string, 16),
     Number.parseInt(match[2] as string, 16),

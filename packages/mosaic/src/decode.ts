@@ -1,6 +1,7 @@
 import { UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import heicDecode from 'heic-decode';
 import sharp, { type Sharp } from 'sharp';
+import { check } from './checks.js';
 import { MosaicRefusal } from './refusal.js';
 
 /** An upright sRGB photo as interleaved 8-bit RGB. */
@@ -30,9 +31,7 @@ const limitInputPixels = UPLOAD_LIMITS.maxPixels;
  * of metadata is dropped. Anything unreadable becomes an `unreadable_image` refusal.
  */
 export async function openPhoto(input: Uint8Array): Promise<Photo> {
-  if (!(input instanceof Uint8Array)) {
-    throw new TypeError(`Expected a Buffer or Uint8Array for input but received ${typeof input}`);
-  }
+  check(input instanceof Uint8Array, 'input', 'a Buffer or Uint8Array', input);
   if (input.byteLength === 0) throw new MosaicRefusal('unreadable_image', 'empty file');
   if (isHeif(input)) return openHeif(input);
   let width: number;

@@ -1,26 +1,42 @@
 import { describe, expect, it } from 'vitest';
 import { buildSizeMap, includeFace, TILE_SIZES } from './detail.js';
+import type { Landmarks } from './landmarks.js';
 
-/** A stand-in FaceMesh: every point on a circle (the face oval) around (cx, cy). */
-function circleMesh(cx: number, cy: number, radius: number): Float32Array {
-  const mesh = new Float32Array(468 * 2);
-  for (let i = 0; i < 468; i++) {
-    const angle = (i / 468) * 2 * Math.PI * 7;
-    mesh[i * 2] = cx + radius * Math.cos(angle);
-    mesh[i * 2 + 1] = cy + radius * Math.sin(angle);
+/** `count` points on a circle, as x, y pairs. */
+function ring(cx: number, cy: number, radius: number, count: number): Float32Array {
+  const points = new Float32Array(count * 2);
+  for (let i = 0; i < count; i++) {
+    points[i * 2] = cx + radius * Math.cos((i / count) * 2 * Math.PI);
+    points[i * 2 + 1] = cy + radius * Math.sin((i / count) * 2 * Math.PI);
   }
-  return mesh;
+  return points;
+}
+
+/** A stand-in face: a round outline around (cx, cy) with its features where a face has them. */
+function roundFace(cx: number, cy: number, radius: number): Landmarks {
+  const r = radius;
+  return {
+    outline: ring(cx, cy, r, 36),
+    rightEye: ring(cx - 0.35 * r, cy - 0.2 * r, 0.12 * r, 16),
+    leftEye: ring(cx + 0.35 * r, cy - 0.2 * r, 0.12 * r, 16),
+    rightBrow: ring(cx - 0.35 * r, cy - 0.4 * r, 0.15 * r, 10),
+    leftBrow: ring(cx + 0.35 * r, cy - 0.4 * r, 0.15 * r, 10),
+    nose: ring(cx, cy + 0.1 * r, 0.1 * r, 16),
+    lips: ring(cx, cy + 0.5 * r, 0.2 * r, 20),
+    mouth: ring(cx, cy + 0.5 * r, 0.15 * r, 4),
+    cheeks: Float32Array.of(cx - r, cy, cx + r, cy),
+  };
 }
 
 describe('detail map', () => {
   const width = 60;
   const height = 75;
   const cell = 4;
-  const mesh = circleMesh(120, 150, 60);
+  const face = roundFace(120, 150, 60);
 
   it('counts the face as the person even where segmentation saw nothing', () => {
     const mask = new Float32Array(width * height);
-    includeFace(mask, width, height, cell, mesh);
+    includeFace(mask, width, height, cell, face);
     expect(mask[Math.floor(150 / cell) * width + Math.floor(120 / cell)]).toBe(1);
     expect(mask[0]).toBe(0);
     const covered = mask.reduce((sum, v) => sum + v, 0) * cell * cell;
@@ -32,9 +48,13 @@ describe('detail map', () => {
     const luma = new Float32Array(width * height).fill(50);
     const mask = new Float32Array(width * height);
     for (let y = 0; y < height; y++) for (let x = 0; x < width / 2; x++) mask[y * width + x] = 1;
-    const map = buildSizeMap(luma, mask, width, height, cell, mesh);
+    const map = buildSizeMap(luma, mask, width, height, cell, face);
     const at = (x: number, y: number) => map.sizes[Math.floor(y / cell) * width + Math.floor(x / cell)] as number;
     expect(at(120, 150)).toBeLessThanOrEqual(TILE_SIZES.face);
+    // The features, found by their landmark groups, get the smallest tiles of all.
+    expect(at(120 - 21, 150 - 12)).toBeCloseTo(TILE_SIZES.eyes, 3);
+    expect(at(120 + 21, 150 - 12)).toBeCloseTo(TILE_SIZES.eyes, 3);
+    expect(at(120, 150 + 30)).toBeCloseTo(TILE_SIZES.mouth, 3);
     expect(at(20, 280)).toBeCloseTo(TILE_SIZES.person, 0);
     expect(at(220, 280)).toBeCloseTo(TILE_SIZES.background, 0);
   });

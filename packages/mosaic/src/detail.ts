@@ -1,3 +1,5 @@
+import type { LandmarkGroup, Landmarks } from './landmarks.js';
+
 /**
  * The detail map: how large each tessera should be, everywhere on the artwork. Face features get
  * the smallest tiles (9-px blocks keep a face recognisable, 12-px ones lose it: docs/architecture.md#the-art-engine),
@@ -17,30 +19,14 @@ export const TILE_SIZES = {
   background: 34,
 } as const;
 
-/** FaceMesh index groups (MediaPipe canonical mesh). */
-const FEATURES: { indices: number[]; size: number; pad: number }[] = [
-  {
-    indices: [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
-    size: TILE_SIZES.eyes,
-    pad: 1.5,
-  },
-  {
-    indices: [263, 249, 390, 373, 374, 380, 381, 382, 362, 398, 384, 385, 386, 387, 388, 466],
-    size: TILE_SIZES.eyes,
-    pad: 1.5,
-  },
-  { indices: [70, 63, 105, 66, 107, 55, 65, 52, 53, 46], size: TILE_SIZES.brows, pad: 1.4 },
-  { indices: [300, 293, 334, 296, 336, 285, 295, 282, 283, 276], size: TILE_SIZES.brows, pad: 1.4 },
-  {
-    indices: [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185],
-    size: TILE_SIZES.mouth,
-    pad: 1.3,
-  },
-  { indices: [168, 6, 197, 195, 5, 4, 1, 19, 94, 2, 98, 327, 129, 358, 48, 278], size: TILE_SIZES.nose, pad: 1.25 },
-];
-const FACE_OVAL = [
-  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136,
-  172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
+/** The features drawn in the smallest tiles, and how far around each landmark group they reach. */
+const FEATURES: { group: LandmarkGroup; size: number; pad: number }[] = [
+  { group: 'rightEye', size: TILE_SIZES.eyes, pad: 1.5 },
+  { group: 'leftEye', size: TILE_SIZES.eyes, pad: 1.5 },
+  { group: 'rightBrow', size: TILE_SIZES.brows, pad: 1.4 },
+  { group: 'leftBrow', size: TILE_SIZES.brows, pad: 1.4 },
+  { group: 'lips', size: TILE_SIZES.mouth, pad: 1.3 },
+  { group: 'nose', size: TILE_SIZES.nose, pad: 1.25 },
 ];
 
 /** An axis-aligned ellipse around a landmark group, in artwork pixels. */
@@ -52,14 +38,14 @@ interface Region {
   size: number;
 }
 
-function regionOf(mesh: Float32Array, indices: number[], pad: number, size: number): Region {
+function regionOf(points: Float32Array, pad: number, size: number): Region {
   let x0 = Number.POSITIVE_INFINITY;
   let y0 = Number.POSITIVE_INFINITY;
   let x1 = Number.NEGATIVE_INFINITY;
   let y1 = Number.NEGATIVE_INFINITY;
-  for (const index of indices) {
-    const x = mesh[index * 2] as number;
-    const y = mesh[index * 2 + 1] as number;
+  for (let i = 0; i < points.length; i += 2) {
+    const x = points[i] as number;
+    const y = points[i + 1] as number;
     x0 = Math.min(x0, x);
     x1 = Math.max(x1, x);
     y0 = Math.min(y0, y);
@@ -89,8 +75,14 @@ function weight(region: Region, x: number, y: number): number {
  * odd light): a face painted as background pattern would be the one unforgivable failure.
  * `mask` is a person map of `width`×`height` cells of `cell` artwork pixels.
  */
-export function includeFace(mask: Float32Array, width: number, height: number, cell: number, mesh: Float32Array): void {
-  const face = regionOf(mesh, FACE_OVAL, 1, 0);
+export function includeFace(
+  mask: Float32Array,
+  width: number,
+  height: number,
+  cell: number,
+  landmarks: Landmarks,
+): void {
+  const face = regionOf(landmarks.outline, 1, 0);
   const x0 = Math.max(0, Math.floor((face.cx - face.rx) / cell));
   const x1 = Math.min(width - 1, Math.ceil((face.cx + face.rx) / cell));
   const y0 = Math.max(0, Math.floor((face.cy - face.ry) / cell));
@@ -115,7 +107,7 @@ export interface SizeMap {
 
 /**
  * Builds the size map on a grid of `cell`-pixel cells from the luminance and person mask at that
- * grid's resolution and the face mesh in artwork pixels.
+ * grid's resolution and the face's landmarks in artwork pixels.
  */
 export function buildSizeMap(
   luma: Float32Array,
@@ -123,12 +115,12 @@ export function buildSizeMap(
   width: number,
   height: number,
   cell: number,
-  mesh: Float32Array,
+  landmarks: Landmarks,
 ): SizeMap {
   const edges = blur(sobel(luma, width, height), width, height, 2);
   const silhouette = blur(sobel(mask, width, height), width, height, 2);
-  const features = FEATURES.map((f) => regionOf(mesh, f.indices, f.pad, f.size));
-  const face = regionOf(mesh, FACE_OVAL, 1.05, TILE_SIZES.face);
+  const features = FEATURES.map((f) => regionOf(landmarks[f.group], f.pad, f.size));
+  const face = regionOf(landmarks.outline, 1.05, TILE_SIZES.face);
   const sizes = new Float32Array(width * height);
   for (let gy = 0; gy < height; gy++) {
     const y = (gy + 0.5) * cell;

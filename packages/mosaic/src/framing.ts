@@ -1,8 +1,8 @@
-import { UPLOAD_LIMITS } from '@selfie-mosaic/contract';
-import sharp from 'sharp';
 import type { RgbImage } from './decode.js';
-import type { FaceGeometry, Point } from './face.js';
+import type { FaceGeometry } from './face.js';
+import type { Point } from './geometry.js';
 import { LAYOUT } from './layout.js';
+import { resizeRgb } from './resample.js';
 
 /**
  * A similarity transform from artwork pixels to photo pixels: the eyes end up level and the face
@@ -124,14 +124,7 @@ export async function warpToArtwork(
   if (scale < 0.65) {
     const width = Math.max(1, Math.round(photo.width * scale));
     const height = Math.max(1, Math.round(photo.height * scale));
-    const data = await sharp(photo.data, {
-      raw: { width: photo.width, height: photo.height, channels: 3 },
-      limitInputPixels: UPLOAD_LIMITS.maxPixels,
-    })
-      .resize(width, height, { fit: 'fill' })
-      .raw()
-      .toBuffer();
-    source = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height };
+    source = await resizeRgb(photo, width, height);
     const shrink = width / photo.width;
     factor *= shrink;
     scale /= shrink;
@@ -179,24 +172,14 @@ export async function warpToArtwork(
       const i00 = (y0 * sw + x0) * 3;
       const i01 = i00 + sw * 3;
       // The weights sum to 1, so values stay within 0–255 and +0.5 then truncation rounds.
-      out[o] =
-        (src[i00] as number) * w00 +
-        (src[i00 + 3] as number) * w10 +
-        (src[i01] as number) * w01 +
-        (src[i01 + 3] as number) * w11 +
-        0.5;
-      out[o + 1] =
-        (src[i00 + 1] as number) * w00 +
-        (src[i00 + 4] as number) * w10 +
-        (src[i01 + 1] as number) * w01 +
-        (src[i01 + 4] as number) * w11 +
-        0.5;
-      out[o + 2] =
-        (src[i00 + 2] as number) * w00 +
-        (src[i00 + 5] as number) * w10 +
-        (src[i01 + 2] as number) * w01 +
-        (src[i01 + 5] as number) * w11 +
-        0.5;
+      for (let c = 0; c < 3; c++) {
+        out[o + c] =
+          (src[i00 + c] as number) * w00 +
+          (src[i00 + 3 + c] as number) * w10 +
+          (src[i01 + c] as number) * w01 +
+          (src[i01 + 3 + c] as number) * w11 +
+          0.5;
+      }
     }
   }
   return { data: out, width, height };

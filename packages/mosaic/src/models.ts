@@ -2,12 +2,19 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { mismatch } from './checks.js';
+import type { RgbImage } from './decode.js';
+import { type DetectedFace, LANDMARK_GROUPS, type LandmarkGroup, type Landmarks } from './landmarks.js';
 import { scratch } from './scratch.js';
 
 /**
  * Face detection (Human's BlazeFace + FaceMesh) and person segmentation (MediaPipe selfie model) on
  * TensorFlow.js's WASM backend. Weights ship inside the npm packages and load from disk once per
  * thread: each worker thread has its own module registry, so it also has its own Human instance.
+ *
+ * The only module that knows these libraries: Human's face and FaceMesh's 468 numbered points stay
+ * in here, and the rest of the engine sees named landmark groups (`landmarks.ts`). Another detector
+ * means changing this file alone.
  */
 
 /** The few parts of Human's and tfjs's API the engine uses (their own typings do not resolve under NodeNext). */
@@ -32,11 +39,9 @@ interface WeightsGroup {
   paths: string[];
   weights: unknown[];
 }
-export interface HumanFace {
+interface HumanFace {
+  /** x, y, width, height in input pixels. */
   box: [number, number, number, number];
-  score: number;
-  boxScore: number;
-  faceScore: number;
   /** 468 FaceMesh points [x, y, z] in input pixels. */
   mesh: [number, number, number][];
 }
@@ -104,8 +109,8 @@ async function createHuman(): Promise<HumanInstance> {
   const human = new Human(humanConfig());
   registerFileLoader(human.tf);
   await human.load();
-  if (human.tf.getBackend() !== 'wasm')
-    throw new Error(`Expected the wasm backend but received ${human.tf.getBackend()}`);
+  const backend = human.tf.getBackend();
+  if (backend !== 'wasm') throw new Error(mismatch('the tfjs backend', 'wasm', backend));
   return human;
 }
 
@@ -135,37 +140,75 @@ function registerFileLoader(tf: Tfjs): void {
   });
 }
 
-/** Builds a [1, h, w, 3] float tensor (0–255) from interleaved RGB. */
-function toTensor(tf: Tfjs, rgb: Uint8Array, width: number, height: number): Tensor {
+/** Builds a [1, h, w, 3] float tensor (0–255) from an RGB image. */
+function toTensor(tf: Tfjs, image: RgbImage): Tensor {
+  const { data, width, height } = image;
   // tfjs copies the values into the WASM heap, so the scratch array is free again at once.
   const values = scratch('tensor', Float32Array, width * height * 3);
-  values.set(rgb.subarray(0, values.length));
+  values.set(data.subarray(0, values.length));
   return tf.tensor4d(values, [1, height, width, 3]);
 }
 
-/** Finds faces with their 468-point mesh, in the given image's pixel coordinates. */
-export async function detectFaces(rgb: Uint8Array, width: number, height: number): Promise<HumanFace[]> {
+/** FaceMesh's points in each landmark group (MediaPipe's canonical face mesh), in group order. */
+const FACEMESH: Record<LandmarkGroup, readonly number[]> = {
+  rightEye: [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
+  leftEye: [263, 249, 390, 373, 374, 380, 381, 382, 362, 398, 384, 385, 386, 387, 388, 466],
+  rightBrow: [70, 63, 105, 66, 107, 55, 65, 52, 53, 46],
+  leftBrow: [300, 293, 334, 296, 336, 285, 295, 282, 283, 276],
+  lips: [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185],
+  mouth: [61, 291, 13, 14],
+  nose: [168, 6, 197, 195, 5, 4, 1, 19, 94, 2, 98, 327, 129, 358, 48, 278],
+  outline: [
+    10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150,
+    136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
+  ],
+  cheeks: [234, 454],
+};
+const FACEMESH_POINTS = 468;
+
+/** A Human detection in the engine's terms, its coordinates multiplied by `scale`. */
+function toDetectedFace(face: HumanFace, scale: number): DetectedFace {
+  const landmarks = {} as Landmarks;
+  for (const name of LANDMARK_GROUPS) {
+    const indices = FACEMESH[name];
+    const group = new Float32Array(indices.length * 2);
+    indices.forEach((index, i) => {
+      const [x, y] = face.mesh[index] as [number, number, number];
+      group[i * 2] = x * scale;
+      group[i * 2 + 1] = y * scale;
+    });
+    landmarks[name] = group;
+  }
+  const [x, y, width, height] = face.box;
+  return { box: { x: x * scale, y: y * scale, width: width * scale, height: height * scale }, landmarks };
+}
+
+/**
+ * Finds faces with all their landmarks in `image`, in the coordinates of an image `scale` times as
+ * large (the detector may see a smaller copy of the picture the caller measures on).
+ */
+export async function detectFaces(image: RgbImage, scale = 1): Promise<DetectedFace[]> {
   const human = await loadHuman();
-  const tensor = toTensor(human.tf, rgb, width, height);
+  const tensor = toTensor(human.tf, image);
   try {
     const result = await human.detect(tensor);
     if (result.error) throw new Error(`face detection failed: ${result.error}`);
-    return result.face.filter((face) => face.mesh.length >= 468);
+    return result.face.filter((face) => face.mesh.length >= FACEMESH_POINTS).map((face) => toDetectedFace(face, scale));
   } finally {
     tensor.dispose();
   }
 }
 
 /** Person probability (0–255) for each pixel of a small RGB image. */
-export async function segmentPerson(rgb: Uint8Array, width: number, height: number): Promise<Uint8Array> {
+export async function segmentPerson(image: RgbImage): Promise<Uint8Array> {
   const human = await loadHuman();
-  const tensor = toTensor(human.tf, rgb, width, height);
+  const tensor = toTensor(human.tf, image);
   try {
     const alpha = await human.segmentation(tensor);
     if (!alpha) throw new Error('segmentation model returned nothing');
     const values = await alpha.data();
     alpha.dispose();
-    const mask = new Uint8Array(width * height);
+    const mask = new Uint8Array(image.width * image.height);
     for (let i = 0; i < mask.length; i++) mask[i] = Math.max(0, Math.min(255, values[i] as number));
     return mask;
   } finally {

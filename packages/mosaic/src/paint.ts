@@ -1,5 +1,5 @@
 import { nearestColour, type Palette, parseHex } from './colour.js';
-import type { Point } from './face.js';
+import type { Point } from './geometry.js';
 import { patternIndex } from './pattern.js';
 import { scratch } from './scratch.js';
 import type { Tiles } from './superpixels.js';

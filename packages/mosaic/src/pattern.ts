@@ -1,4 +1,4 @@
-import type { Point } from './face.js';
+import type { Point } from './geometry.js';
 
 /**
  * The campaign background: concentric rows of tesserae around the face, in bands of the pattern's

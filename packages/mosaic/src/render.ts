@@ -1,31 +1,12 @@
-import { ART_VARIANTS, type ArtVariantName, PORTRAIT_COLOURS } from '@selfie-mosaic/campaign';
-import { ARTWORK, UPLOAD_LIMITS } from '@selfie-mosaic/contract';
-import sharp from 'sharp';
-import { applyFrame, frameOverlay } from './brand-frame.js';
-import { createPalette, imageToLab } from './colour.js';
-import { MAX_SIDE, openPhoto, type RgbImage } from './decode.js';
-import { buildSizeMap, includeFace } from './detail.js';
-import { chooseFace, FACE_LIMITS, type FaceGeometry, geometryOf, meanLuma, meshOf } from './face.js';
-import {
-  computeFraming,
-  type Framing,
-  fadeBeyondPhoto,
-  fillsCanvas,
-  fitToPhoto,
-  fromArtwork,
-  rollDegrees,
-  toArtwork,
-  warpToArtwork,
-} from './framing.js';
+import { check } from './checks.js';
+import { MAX_SIDE, type RgbImage } from './decode.js';
+import type { FaceGeometry } from './face.js';
+import { type Framing, warpToArtwork } from './framing.js';
 import { LAYOUT } from './layout.js';
-import { detectFaces, type HumanFace, segmentPerson } from './models.js';
-import { paintTiles } from './paint.js';
 import { createRandom } from './random.js';
 import { MosaicRefusal } from './refusal.js';
-import { resizeRgb, upsampleMask } from './resample.js';
-import { scratch, serialised } from './scratch.js';
-import { placeSeeds } from './seeds.js';
-import { buildTiles, inverseSpacings, quarterOf } from './superpixels.js';
+import { serialised } from './scratch.js';
+import { brand, type Decoded, decode, encode, findFace, frame, paint, segment, tessellate } from './stages.js';
 
 export interface RenderOptions {
   /** The dark "black label" variant. */
@@ -63,75 +44,13 @@ export interface RenderDetails extends RenderResult {
   painted: Uint8Array;
 }
 
-/**
- * The detector's image: half the 1600-px upload, which JPEG decodes at once (shrink-on-load), and
- * large enough that the framing can usually take its pixels straight from it.
- */
-const DETECT_SIDE = 800;
-const DETECTOR_INPUT = 512;
-/**
- * The selfie model's own input size: the framed photo is resized to it in one step (the model
- * sees it squeezed to a square either way), so Human has nothing to resize on the way in or out.
- */
-const MASK_WIDTH = 256;
-const MASK_HEIGHT = 256;
 const DEFAULT_SEED = 1;
-const PORTRAIT = createPalette(PORTRAIT_COLOURS);
-const PATTERNS = {
-  standard: createPalette(ART_VARIANTS.standard.pattern),
-  blacklabel: createPalette(ART_VARIANTS.blacklabel.pattern),
-};
-
-/** Head roll above which FaceMesh's landmarks are read again on the levelled face. */
-const RELEVEL_DEGREES = 10;
-
-/**
- * FaceMesh reads a strongly tilted head less accurately (its roll can be off by several degrees),
- * so such a face is straightened with the first estimate and measured again, upright.
- */
-async function levelled(face: FaceGeometry, image: RgbImage): Promise<FaceGeometry> {
-  const framing = computeFraming(face);
-  if (Math.abs(rollDegrees(framing)) <= RELEVEL_DEGREES) return face;
-  const upright = await warpToArtwork(image, framing, 2);
-  const faces = await detectFaces(upright.data, upright.width, upright.height);
-  const target = { x: framing.target.x / 2, y: framing.target.y / 2 };
-  const distance = (f: HumanFace) => Math.hypot(f.box[0] + f.box[2] / 2 - target.x, f.box[1] + f.box[3] / 2 - target.y);
-  const again = faces.sort((a, b) => distance(a) - distance(b))[0];
-  if (!again || distance(again) > again.box[2]) return face;
-  const mesh = meshOf(again);
-  for (let i = 0; i < mesh.length; i += 2) {
-    const p = fromArtwork(framing, { x: (mesh[i] as number) * 2, y: (mesh[i + 1] as number) * 2 });
-    mesh[i] = p.x;
-    mesh[i + 1] = p.y;
-  }
-  return geometryOf(mesh);
-}
-
-/** Scales detections from the detector's input to the image they were taken from. */
-function scaleFaces(faces: HumanFace[], factor: number): HumanFace[] {
-  if (factor === 1) return faces;
-  return faces.map((face) => ({
-    ...face,
-    box: face.box.map((v) => v * factor) as HumanFace['box'],
-    mesh: face.mesh.map(([x, y, z]) => [x * factor, y * factor, z * factor] as [number, number, number]),
-  }));
-}
-
-function outlineIndex(variant: ArtVariantName): number {
-  const index = ART_VARIANTS[variant].pattern.indexOf(ART_VARIANTS[variant].outline as never);
-  if (index < 0) throw new Error(`the ${variant} outline colour is not one of its pattern colours`);
-  return index;
-}
 
 function checkOptions(options: RenderOptions): { blacklabel: boolean; seed: number } {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`Expected an object for options but received ${options}`);
-  }
+  check(typeof options === 'object' && options !== null, 'options', 'an object', options);
   const { blacklabel = false, seed = DEFAULT_SEED } = options;
-  if (typeof blacklabel !== 'boolean') {
-    throw new TypeError(`Expected a boolean for blacklabel but received ${String(blacklabel)}`);
-  }
-  if (!Number.isInteger(seed)) throw new TypeError(`Expected an integer for seed but received ${String(seed)}`);
+  check(typeof blacklabel === 'boolean', 'blacklabel', 'a boolean', blacklabel);
+  check(Number.isInteger(seed), 'seed', 'an integer', seed);
   return { blacklabel, seed };
 }
 
@@ -152,156 +71,60 @@ async function guarded(input: Buffer | Uint8Array, options: RenderOptions, inspe
   }
 }
 
+/** The stages one after another, each timed under its name (see `stages.ts`). */
 async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect: boolean): Promise<RenderDetails> {
-  const timings: Record<string, number> = {};
-  let mark = performance.now();
-  const lap = (stage: string) => {
-    const now = performance.now();
-    timings[stage] = now - mark;
-    mark = now;
-  };
-  const started = mark;
-
-  const photo = await openPhoto(input);
-  const small = await photo.at(DETECT_SIDE);
-  lap('decode');
-
-  if (meanLuma(small) < FACE_LIMITS.minImageLuma) throw new MosaicRefusal('too_dark');
-  // The detector sees a smaller copy still: its cost grows with the input, and FaceMesh reads the
-  // face at 192 px anyway.
-  const detectScale = Math.min(1, DETECTOR_INPUT / Math.max(small.width, small.height));
-  const detectorInput =
-    detectScale < 1
-      ? await resizeRgb(small, Math.round(small.width * detectScale), Math.round(small.height * detectScale))
-      : small;
-  const faces = scaleFaces(
-    await detectFaces(detectorInput.data, detectorInput.width, detectorInput.height),
-    small.width / detectorInput.width,
-  );
-  const face = await levelled(chooseFace(faces, small, photo.width / small.width), small);
-  lap('detect');
-
-  // Framing is measured on the detector's image; the photo is decoded again only when the
-  // half-size working image needs clearly more pixels than that image has (a slight enlargement
-  // disappears under the tesserae).
-  const framing = fitToPhoto(computeFraming(face), small.width, small.height);
-  const smallSide = Math.max(small.width, small.height);
-  const neededSide = smallSide * (framing.scale / 2);
-  const source = neededSide > smallSide * 1.2 ? await photo.at(neededSide) : small;
-  const half = await warpToArtwork(source, framing, 2, source.width / small.width);
-  const mesh = new Float32Array(face.mesh.length);
-  for (let i = 0; i < mesh.length; i += 2) {
-    const p = toArtwork(framing, { x: face.mesh[i] as number, y: face.mesh[i + 1] as number });
-    mesh[i] = p.x;
-    mesh[i + 1] = p.y;
-  }
-  lap('frame');
-
-  const maskInput = await resizeRgb(half, MASK_WIDTH, MASK_HEIGHT);
-  const mask = await segmentPerson(maskInput.data, MASK_WIDTH, MASK_HEIGHT);
-  lap('segment');
-
-  const { width, height } = LAYOUT;
-  const halfLab = imageToLab(half.data, scratch('half-lab', Float32Array, half.data.length));
-  const halfMask = upsampleMask(
-    mask,
-    MASK_WIDTH,
-    MASK_HEIGHT,
-    half.width,
-    half.height,
-    scratch('half-mask', Float32Array, half.width * half.height),
-  );
-  includeFace(halfMask, half.width, half.height, 2, mesh);
-  // Where the framing reaches beyond the photo there is no visitor, only background (even where
-  // the face oval above would continue past the edge).
-  if (!fillsCanvas(framing, small.width, small.height)) {
-    fadeBeyondPhoto(halfMask, framing, small.width, small.height, 2);
-  }
-  const quarter = quarterOf(halfLab, halfMask, half.width, half.height);
-  const quarterLuma = scratch('quarter-luma', Float32Array, quarter.mask.length);
-  for (let i = 0; i < quarterLuma.length; i++) quarterLuma[i] = quarter.lab[i * 3] as number;
-  const sizeMap = buildSizeMap(quarterLuma, quarter.mask, quarter.width, quarter.height, 4, mesh);
-  const spacing = inverseSpacings(sizeMap, half.width, half.height);
+  const { timings, time, stop } = stopwatch();
+  const decoded = await time('decode', () => decode(input));
+  const face = await time('detect', () => findFace(decoded));
+  const framed = await time('frame', () => frame(decoded, face));
+  const person = await time('segment', () => segment(framed));
+  // One sequence of random numbers lays the tiles and then lights them.
   const random = createRandom(seed);
-  const isPerson = (x: number, y: number) => {
-    const hx = Math.min(half.width - 1, Math.max(0, Math.floor(x / 2)));
-    const hy = Math.min(half.height - 1, Math.max(0, Math.floor(y / 2)));
-    return (halfMask[hy * half.width + hx] as number) >= 0.5;
-  };
-  const seeds = placeSeeds(sizeMap, isPerson, width, height, framing.target, random);
-  const tiles = buildTiles(
-    { width: half.width, height: half.height, lab: halfLab, mask: halfMask, inverseSpacing2: spacing.half },
-    { ...quarter, inverseSpacing2: spacing.quarter },
-    seeds,
-    width,
-    height,
-  );
-  lap('tessellate');
-
-  const variant = blacklabel ? 'blacklabel' : 'standard';
-  const overlay = await frameOverlay(variant);
-  // Under the opaque frame nothing painted would show.
-  const window = {
-    left: overlay.innerLeft,
-    top: overlay.innerTop,
-    right: overlay.innerRight,
-    bottom: overlay.innerBottom,
-  };
-  const painted = paintTiles(
-    tiles,
-    width,
-    height,
-    {
-      portrait: PORTRAIT,
-      pattern: PATTERNS[variant],
-      grout: ART_VARIANTS[variant].grout,
-      outline: outlineIndex(variant),
-    },
-    framing.target,
-    random,
-    window,
-  );
-  lap('paint');
-
-  applyFrame(painted.rgb, overlay);
-  lap('brand');
-
-  const jpeg = await encode(painted.rgb, width, height);
-  lap('encode');
-  timings.total = performance.now() - started;
-  const full = inspect ? await photo.at(MAX_SIDE) : undefined;
-  const framed = full
-    ? await warpToArtwork(full, framing, 1, full.width / small.width)
-    : { data: new Uint8Array(0), width: 0, height: 0 };
+  const tiles = await time('tessellate', () => tessellate(framed, person, random));
+  const painted = await time('paint', () => paint(tiles, framed, blacklabel ? 'blacklabel' : 'standard', random));
+  const artwork = await time('brand', () => brand(painted));
+  const jpeg = await time('encode', () => encode(artwork));
+  stop();
+  const { width, height } = LAYOUT;
   return {
     jpeg,
     width,
     height,
     tiles: tiles.count,
     timings,
-    framed,
-    framing,
-    framedFrom: { width: small.width, height: small.height },
+    framed: inspect ? await framedPhoto(decoded, framed.framing) : { data: new Uint8Array(0), width: 0, height: 0 },
+    framing: framed.framing,
+    framedFrom: framed.from,
     face,
     personTiles: painted.personTiles,
     colours: painted.colours,
     // Scratch memory is reused by the next render: inspection gets its own copies.
     labels: inspect ? tiles.labels.slice() : tiles.labels,
     personByTile: tiles.person,
-    painted: inspect ? painted.rgb.slice() : painted.rgb,
+    painted: inspect ? artwork.slice() : artwork,
   };
 }
 
-/** JPEG without metadata, stepping quality down in the rare case the artwork would exceed the size cap. */
-async function encode(rgb: Uint8Array, width: number, height: number): Promise<Buffer> {
-  for (const quality of [88, 82, 75, 65]) {
-    const jpeg = await sharp(rgb, { raw: { width, height, channels: 3 }, limitInputPixels: UPLOAD_LIMITS.maxPixels })
-      // Optimised Huffman tables would save 1–2 % of the bytes for three times the encoding time.
-      .jpeg({ quality, chromaSubsampling: '4:2:0', optimiseCoding: false })
-      .toBuffer();
-    if (jpeg.byteLength <= ARTWORK.maxBytes) return jpeg;
-  }
-  throw new Error('artwork does not fit the JPEG size cap');
+/** Milliseconds per stage, and in all under `total`. */
+function stopwatch() {
+  const timings: Record<string, number> = {};
+  const started = performance.now();
+  const time = async <T>(stage: string, work: () => T | Promise<T>): Promise<T> => {
+    const start = performance.now();
+    const result = await work();
+    timings[stage] = performance.now() - start;
+    return result;
+  };
+  const stop = () => {
+    timings.total = performance.now() - started;
+  };
+  return { timings, time, stop };
+}
+
+/** The photo at full working size, framed exactly like the artwork. */
+async function framedPhoto({ photo, small }: Decoded, framing: Framing): Promise<RgbImage> {
+  const full = await photo.at(MAX_SIDE);
+  return warpToArtwork(full, framing, 1, full.width / small.width);
 }
 
 /** The public result: the JPEG and its facts. */

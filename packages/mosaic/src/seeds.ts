@@ -1,5 +1,5 @@
 import { type SizeMap, TILE_SIZES } from './detail.js';
-import type { Point } from './face.js';
+import type { Point } from './geometry.js';
 
 /** Where tesserae start: x, y in artwork pixels plus the intended tile spacing and role. */
 export interface Seeds {

@@ -1,0 +1,227 @@
+import { ART_VARIANTS, type ArtVariantName, PORTRAIT_COLOURS } from '@selfie-mosaic/campaign';
+import { ARTWORK, UPLOAD_LIMITS } from '@selfie-mosaic/contract';
+import sharp from 'sharp';
+import { applyFrame, type FrameOverlay, frameOverlay } from './brand-frame.js';
+import { createPalette, imageToLab } from './colour.js';
+import { openPhoto, type Photo, type RgbImage } from './decode.js';
+import { buildSizeMap, includeFace } from './detail.js';
+import { chooseFace, FACE_LIMITS, type FaceGeometry, geometryOf, meanLuma } from './face.js';
+import {
+  computeFraming,
+  type Framing,
+  fadeBeyondPhoto,
+  fillsCanvas,
+  fitToPhoto,
+  fromArtwork,
+  rollDegrees,
+  toArtwork,
+  warpToArtwork,
+} from './framing.js';
+import { type DetectedFace, type Landmarks, mapLandmarks } from './landmarks.js';
+import { LAYOUT } from './layout.js';
+import { detectFaces, segmentPerson } from './models.js';
+import { paintTiles } from './paint.js';
+import { MosaicRefusal } from './refusal.js';
+import { resizeRgb, upsampleMask } from './resample.js';
+import { scratch } from './scratch.js';
+import { placeSeeds } from './seeds.js';
+import { buildTiles, inverseSpacings, quarterOf, type Tiles } from './superpixels.js';
+
+/**
+ * The render's stages, each from its own typed input to its output, in the order `render.ts` runs
+ * them: decode → find face → frame → segment → tessellate → paint → brand → encode.
+ */
+
+/**
+ * The detector's image: half the 1600-px upload, which JPEG decodes at once (shrink-on-load), and
+ * large enough that the framing can usually take its pixels straight from it.
+ */
+const DETECT_SIDE = 800;
+const DETECTOR_INPUT = 512;
+/**
+ * The selfie model's own input size: the framed photo is resized to it in one step (the model
+ * sees it squeezed to a square either way), so Human has nothing to resize on the way in or out.
+ */
+const MASK_SIZE = 256;
+/** Head roll above which the landmarks are read again on the levelled face. */
+const RELEVEL_DEGREES = 10;
+const PORTRAIT = createPalette(PORTRAIT_COLOURS);
+const PATTERNS = {
+  standard: createPalette(ART_VARIANTS.standard.pattern),
+  blacklabel: createPalette(ART_VARIANTS.blacklabel.pattern),
+};
+
+/** The opened upload and the small copy every measurement is taken on. */
+export interface Decoded {
+  photo: Photo;
+  small: RgbImage;
+}
+
+export async function decode(input: Uint8Array): Promise<Decoded> {
+  const photo = await openPhoto(input);
+  return { photo, small: await photo.at(DETECT_SIDE) };
+}
+
+/** The subject's face in `small`'s pixels, levelled; or a refusal (no face, too dark, ...). */
+export async function findFace({ photo, small }: Decoded): Promise<FaceGeometry> {
+  if (meanLuma(small) < FACE_LIMITS.minImageLuma) throw new MosaicRefusal('too_dark');
+  // The detector sees a smaller copy still: its cost grows with the input, and FaceMesh reads the
+  // face at 192 px anyway.
+  const detectScale = Math.min(1, DETECTOR_INPUT / Math.max(small.width, small.height));
+  const detectorInput =
+    detectScale < 1
+      ? await resizeRgb(small, Math.round(small.width * detectScale), Math.round(small.height * detectScale))
+      : small;
+  const faces = await detectFaces(detectorInput, small.width / detectorInput.width);
+  return levelled(chooseFace(faces, small, photo.width / small.width), small);
+}
+
+/**
+ * FaceMesh reads a strongly tilted head less accurately (its roll can be off by several degrees),
+ * so such a face is straightened with the first estimate and measured again, upright.
+ */
+async function levelled(face: FaceGeometry, image: RgbImage): Promise<FaceGeometry> {
+  const framing = computeFraming(face);
+  if (Math.abs(rollDegrees(framing)) <= RELEVEL_DEGREES) return face;
+  const upright = await warpToArtwork(image, framing, 2);
+  const faces = await detectFaces(upright);
+  const target = { x: framing.target.x / 2, y: framing.target.y / 2 };
+  const distance = ({ box }: DetectedFace) =>
+    Math.hypot(box.x + box.width / 2 - target.x, box.y + box.height / 2 - target.y);
+  const again = faces.sort((a, b) => distance(a) - distance(b))[0];
+  if (!again || distance(again) > again.box.width) return face;
+  return geometryOf(mapLandmarks(again.landmarks, (p) => fromArtwork(framing, { x: p.x * 2, y: p.y * 2 })));
+}
+
+/** The photo framed at half the artwork's size, and the face's landmarks in artwork pixels. */
+export interface Framed {
+  framing: Framing;
+  /** Size of the image the framing's photo coordinates refer to (`Decoded.small`). */
+  from: { width: number; height: number };
+  half: RgbImage;
+  landmarks: Landmarks;
+}
+
+export async function frame({ photo, small }: Decoded, face: FaceGeometry): Promise<Framed> {
+  // Framing is measured on the detector's image; the photo is decoded again only when the
+  // half-size working image needs clearly more pixels than that image has (a slight enlargement
+  // disappears under the tesserae).
+  const framing = fitToPhoto(computeFraming(face), small.width, small.height);
+  const smallSide = Math.max(small.width, small.height);
+  const neededSide = smallSide * (framing.scale / 2);
+  const source = neededSide > smallSide * 1.2 ? await photo.at(neededSide) : small;
+  return {
+    framing,
+    from: { width: small.width, height: small.height },
+    half: await warpToArtwork(source, framing, 2, source.width / small.width),
+    landmarks: mapLandmarks(face.landmarks, (p) => toArtwork(framing, p)),
+  };
+}
+
+/** Person probability (0–255) on the selfie model's square grid over the framed photo. */
+export interface PersonMask {
+  mask: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export async function segment({ half }: Framed): Promise<PersonMask> {
+  const input = await resizeRgb(half, MASK_SIZE, MASK_SIZE);
+  return { mask: await segmentPerson(input), width: MASK_SIZE, height: MASK_SIZE };
+}
+
+/** Tiles sized by the detail map and grown along the photo's edges. */
+export function tessellate(
+  { framing, from, half, landmarks }: Framed,
+  person: PersonMask,
+  random: () => number,
+): Tiles {
+  const { width, height } = LAYOUT;
+  const halfLab = imageToLab(half.data, scratch('half-lab', Float32Array, half.data.length));
+  const halfMask = upsampleMask(
+    person.mask,
+    person.width,
+    person.height,
+    half.width,
+    half.height,
+    scratch('half-mask', Float32Array, half.width * half.height),
+  );
+  includeFace(halfMask, half.width, half.height, 2, landmarks);
+  // Where the framing reaches beyond the photo there is no visitor, only background (even where
+  // the face oval above would continue past the edge).
+  if (!fillsCanvas(framing, from.width, from.height)) {
+    fadeBeyondPhoto(halfMask, framing, from.width, from.height, 2);
+  }
+  const quarter = quarterOf(halfLab, halfMask, half.width, half.height);
+  const quarterLuma = scratch('quarter-luma', Float32Array, quarter.mask.length);
+  for (let i = 0; i < quarterLuma.length; i++) quarterLuma[i] = quarter.lab[i * 3] as number;
+  const sizeMap = buildSizeMap(quarterLuma, quarter.mask, quarter.width, quarter.height, 4, landmarks);
+  const spacing = inverseSpacings(sizeMap, half.width, half.height);
+  const isPerson = (x: number, y: number) => {
+    const hx = Math.min(half.width - 1, Math.max(0, Math.floor(x / 2)));
+    const hy = Math.min(half.height - 1, Math.max(0, Math.floor(y / 2)));
+    return (halfMask[hy * half.width + hx] as number) >= 0.5;
+  };
+  const seeds = placeSeeds(sizeMap, isPerson, width, height, framing.target, random);
+  return buildTiles(
+    { width: half.width, height: half.height, lab: halfLab, mask: halfMask, inverseSpacing2: spacing.half },
+    { ...quarter, inverseSpacing2: spacing.quarter },
+    seeds,
+    width,
+    height,
+  );
+}
+
+/** The painted artwork (RGB, inside the frame's window only) and the frame that goes over it. */
+export interface Painted extends ReturnType<typeof paintTiles> {
+  frame: FrameOverlay;
+}
+
+export async function paint(
+  tiles: Tiles,
+  { framing }: Framed,
+  variant: ArtVariantName,
+  random: () => number,
+): Promise<Painted> {
+  const overlay = await frameOverlay(variant);
+  // Under the opaque frame nothing painted would show.
+  const window = {
+    left: overlay.innerLeft,
+    top: overlay.innerTop,
+    right: overlay.innerRight,
+    bottom: overlay.innerBottom,
+  };
+  const style = {
+    portrait: PORTRAIT,
+    pattern: PATTERNS[variant],
+    grout: ART_VARIANTS[variant].grout,
+    outline: outlineIndex(variant),
+  };
+  const painted = paintTiles(tiles, LAYOUT.width, LAYOUT.height, style, framing.target, random, window);
+  return { ...painted, frame: overlay };
+}
+
+function outlineIndex(variant: ArtVariantName): number {
+  const index = ART_VARIANTS[variant].pattern.indexOf(ART_VARIANTS[variant].outline as never);
+  if (index < 0) throw new Error(`the ${variant} outline colour is not one of its pattern colours`);
+  return index;
+}
+
+/** The frame and wordmark copied over the painted artwork, in place: the finished RGB. */
+export function brand({ rgb, frame }: Painted): Uint8Array {
+  applyFrame(rgb, frame);
+  return rgb;
+}
+
+/** JPEG without metadata, stepping quality down in the rare case the artwork would exceed the size cap. */
+export async function encode(rgb: Uint8Array): Promise<Buffer> {
+  const { width, height } = LAYOUT;
+  for (const quality of [88, 82, 75, 65]) {
+    const jpeg = await sharp(rgb, { raw: { width, height, channels: 3 }, limitInputPixels: UPLOAD_LIMITS.maxPixels })
+      // Optimised Huffman tables would save 1–2 % of the bytes for three times the encoding time.
+      .jpeg({ quality, chromaSubsampling: '4:2:0', optimiseCoding: false })
+      .toBuffer();
+    if (jpeg.byteLength <= ARTWORK.maxBytes) return jpeg;
+  }
+  throw new Error('artwork does not fit the JPEG size cap');
+}
