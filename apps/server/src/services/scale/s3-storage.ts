@@ -9,12 +9,16 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
+import { createResultToken, isResultToken } from '@selfie-mosaic/contract';
+import {
+  jobIdOfPhotoName,
+  PHOTOS_FOLDER,
+  photoName,
+  RESULTS_FOLDER,
+  resultFileName,
+  tokenOfResultFileName,
+} from '../storage-names.js';
 import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
-
-const TOKEN = /^[0-9a-f]{32}$/;
-const JOB_ID = /^[0-9a-f-]{36}$/;
-const PHOTO_OBJECT = /^photos\/([0-9a-f-]{36})$/;
-const RESULT_OBJECT = /^results\/([0-9a-f]{32})\.jpg$/;
 
 export interface S3StorageOptions {
   bucket: string;
@@ -43,7 +47,6 @@ export class S3Storage implements FileStorage {
   }
 
   async savePhoto(jobId: string, bytes: Buffer): Promise<string> {
-    if (!JOB_ID.test(jobId)) throw new Error(`Expected a job id for savePhoto but received ${jobId}`);
     await this.put(photoKey(jobId), bytes, 'application/octet-stream');
     return jobId;
   }
@@ -58,13 +61,13 @@ export class S3Storage implements FileStorage {
   }
 
   async saveResult(bytes: Buffer): Promise<string> {
-    const token = randomBytes(16).toString('hex');
+    const token = createResultToken();
     await this.put(resultKey(token), bytes, 'image/jpeg');
     return token;
   }
 
   async openResult(token: string): Promise<StoredFile | undefined> {
-    if (!TOKEN.test(token)) return undefined;
+    if (!isResultToken(token)) return undefined;
     try {
       const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: resultKey(token) }));
       return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
@@ -79,11 +82,11 @@ export class S3Storage implements FileStorage {
   }
 
   listPhotos(): AsyncIterable<StoredEntry[]> {
-    return this.list('photos/', PHOTO_OBJECT);
+    return this.list(PHOTOS_FOLDER, jobIdOfPhotoName);
   }
 
   listResults(): AsyncIterable<StoredEntry[]> {
-    return this.list('results/', RESULT_OBJECT);
+    return this.list(RESULTS_FOLDER, tokenOfResultFileName);
   }
 
   async removePartials(): Promise<number> {
@@ -103,11 +106,13 @@ export class S3Storage implements FileStorage {
     this.client.destroy();
   }
 
-  private async *list(prefix: string, name: RegExp): AsyncIterable<StoredEntry[]> {
+  /** The objects directly in a folder whose name `keyOf` accepts, a page at a time. */
+  private async *list(folder: string, keyOf: (name: string) => string | undefined): AsyncIterable<StoredEntry[]> {
+    const prefix = `${folder}/`;
     for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: prefix })) {
       const entries: StoredEntry[] = [];
       for (const object of page.Contents ?? []) {
-        const key = name.exec(object.Key ?? '')?.[1];
+        const key = keyOf((object.Key ?? '').slice(prefix.length));
         if (key) entries.push({ key, modifiedAt: object.LastModified?.getTime() ?? 0 });
       }
       yield entries;
@@ -122,11 +127,9 @@ export class S3Storage implements FileStorage {
 }
 
 function photoKey(key: string): string {
-  if (!JOB_ID.test(key)) throw new Error(`Expected a photo key but received ${key}`);
-  return `photos/${key}`;
+  return `${PHOTOS_FOLDER}/${photoName(key)}`;
 }
 
 function resultKey(token: string): string {
-  if (!TOKEN.test(token)) throw new Error(`Expected a result token but received ${token}`);
-  return `results/${token}.jpg`;
+  return `${RESULTS_FOLDER}/${resultFileName(token)}`;
 }
