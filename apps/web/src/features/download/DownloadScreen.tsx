@@ -3,6 +3,7 @@ import { artworkDownloadUrl } from '../../lib/job-api';
 import { useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
 import { useSession } from '../../lib/session';
+import { ArtworkImage } from '../../lib/ui/ArtworkImage';
 
 /** The artwork on its own, for browsers that cannot save a download: press and hold, or the button. */
 export default function DownloadScreen() {
@@ -28,9 +29,7 @@ export default function DownloadScreen() {
 
   return (
     <section className="screen download" aria-labelledby="download-heading">
-      <figure className="artwork">
-        <img src={processedImage} alt={t('result.artworkAlt')} width={1080} height={1350} data-testid="artwork" />
-      </figure>
+      <ArtworkImage src={processedImage} alt={t('result.artworkAlt')} />
       <h1 id="download-heading" className="display">
         {t('download.heading')}
       </h1>

@@ -9,6 +9,7 @@ import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
 import { RETAKE_STATE } from '../../lib/retake';
 import { useSession } from '../../lib/session';
+import { ArtworkImage } from '../../lib/ui/ArtworkImage';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 import { QueueProgress } from './QueueProgress';
 import { canShareFiles, fetchArtworkFile, shareArtwork } from './share';
@@ -121,16 +122,11 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
 
   return (
     <section className="screen result result--done" aria-labelledby="result-heading">
-      <figure className="artwork">
-        <img
-          src={imageUrl}
-          alt={t('result.artworkAlt')}
-          width={1080}
-          height={1350}
-          onError={() => setProblem(t('messages.downloadFailed'))}
-          data-testid="artwork"
-        />
-      </figure>
+      <ArtworkImage
+        src={imageUrl}
+        alt={t('result.artworkAlt')}
+        onError={() => setProblem(t('messages.downloadFailed'))}
+      />
       <h1 id="result-heading" className="display" ref={headingRef} tabIndex={-1}>
         {t('result.doneHeading')}
       </h1>
