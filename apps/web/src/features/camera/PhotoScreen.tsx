@@ -77,6 +77,8 @@ export default function PhotoScreen() {
     setPhoto({ blob, url: URL.createObjectURL(blob) });
     setStage('review');
   }, []);
+  /** A photo from the gallery or the system camera goes through the same downscale as a capture. */
+  const keepPickedFile = (file: File) => void fileToUpload(file).then(keepPhoto);
 
   const capture = useCallback(async () => {
     const video = camera.videoRef.current;
@@ -230,11 +232,7 @@ export default function PhotoScreen() {
                 {t('photo.redo')}
               </button>
             ) : (
-              <FilePicker
-                label={t('photo.redo')}
-                onFile={(file) => void fileToUpload(file).then(keepPhoto)}
-                primary={false}
-              />
+              <FilePicker label={t('photo.redo')} onFile={keepPickedFile} primary={false} />
             )}
           </>
         )}
@@ -256,16 +254,10 @@ export default function PhotoScreen() {
             <button type="button" className="button" onClick={() => void openCamera()} data-testid="camera-retry">
               {t('photo.tryAgain')}
             </button>
-            <FilePicker
-              label={t('photo.chooseFile')}
-              onFile={(file) => void fileToUpload(file).then(keepPhoto)}
-              primary={false}
-            />
+            <FilePicker label={t('photo.chooseFile')} onFile={keepPickedFile} primary={false} />
           </>
         )}
-        {!liveCamera && !photo && (
-          <FilePicker label={t('photo.chooseFile')} onFile={(file) => void fileToUpload(file).then(keepPhoto)} />
-        )}
+        {!liveCamera && !photo && <FilePicker label={t('photo.chooseFile')} onFile={keepPickedFile} />}
       </div>
     </section>
   );
