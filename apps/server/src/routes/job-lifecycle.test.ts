@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { EventSource } from 'eventsource';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenOfResultFileName } from '../services/storage-names.js';
+import { RESULTS } from '../services/storage-names.js';
 import { facelessPhoto, facePhoto, facePhotoWithExif } from '../test/fixtures.js';
 import { Client, startTestServer, type TestServer } from '../test/harness.js';
 
@@ -102,7 +102,7 @@ describe('a job from upload to artwork', () => {
     expect(result).toMatchObject({ job_id: jobId, status: 'completed', ...ARTWORK_SIZE });
     const filePath = result.file_path as string;
     expect(path.posix.dirname(filePath)).toBe('/files');
-    expect(tokenOfResultFileName(path.posix.basename(filePath))).toBeDefined();
+    expect(RESULTS.keyOf(path.posix.basename(filePath))).toBeDefined();
     expect(Date.parse(result.expires_at as string) - Date.now()).toBeGreaterThan(RESULT_TTL_MS - HOUR);
 
     const file = await fetch(`${server.url}${result.file_path}`);

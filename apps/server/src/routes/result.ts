@@ -1,14 +1,14 @@
 import { BRAND } from '@selfie-mosaic/campaign';
 import { ApiError, errorSchema, jobParamsSchema, RESULT_TTL_MS, resultResponseSchema } from '@selfie-mosaic/contract';
 import { z } from 'zod';
-import { resultFileName, tokenOfResultFileName } from '../services/storage-names.js';
+import { RESULTS } from '../services/storage-names.js';
 import type { App, Services } from './context.js';
 
 /** A browser may keep the artwork as long as the service keeps it by default. */
 const ARTWORK_CACHE_CONTROL = `private, max-age=${RESULT_TTL_MS / 1000}, immutable`;
 
 export function resultPath(token: string): string {
-  return `/files/${resultFileName(token)}`;
+  return `/files/${RESULTS.nameOf(token)}`;
 }
 
 export function resultRoutes(app: App, { backend }: Services): void {
@@ -48,7 +48,7 @@ export function resultRoutes(app: App, { backend }: Services): void {
       },
     },
     async (request, reply) => {
-      const token = tokenOfResultFileName(request.params.file);
+      const token = RESULTS.keyOf(request.params.file);
       const job = token ? await backend.jobs.findByResultToken(token, Date.now()) : undefined;
       const file = token && job ? await backend.storage.openResult(token) : undefined;
       if (!file) throw new ApiError('resultNotFound');

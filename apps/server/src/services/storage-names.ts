@@ -1,32 +1,38 @@
 import { isJobId, isResultToken } from '@selfie-mosaic/contract';
 
 /**
- * How photos and artworks are named in storage, the same in a folder and in a bucket:
- * `photos/<job id>` and `results/<token>.jpg`. Every name is checked, so none can escape its folder.
+ * One kind of stored file, named the same in a folder and in a bucket: `photos/<job id>` and
+ * `results/<token>.jpg`. Every name is checked, so none can escape its folder.
  */
-export const PHOTOS_FOLDER = 'photos';
-export const RESULTS_FOLDER = 'results';
+export interface StoredKind {
+  folder: string;
+  /** The file name a key is stored under; throws for anything that is not a key. */
+  nameOf(key: string): string;
+  /** The key a stored file name stands for, if it is one. */
+  keyOf(name: string): string | undefined;
+}
+
+/** A photo is stored under its job id. */
+export const PHOTOS: StoredKind = {
+  folder: 'photos',
+  nameOf(jobId) {
+    if (!isJobId(jobId)) throw new Error(`Expected a job id as the photo key but received ${jobId}`);
+    return jobId;
+  },
+  keyOf: (name) => (isJobId(name) ? name : undefined),
+};
 
 const RESULT_FILE = /^([0-9a-f]+)\.jpg$/;
 
-/** A photo is stored under its job id. */
-export function photoName(jobId: string): string {
-  if (!isJobId(jobId)) throw new Error(`Expected a job id as the photo key but received ${jobId}`);
-  return jobId;
-}
-
-export function resultFileName(token: string): string {
-  if (!isResultToken(token)) throw new Error(`Expected a result token but received ${token}`);
-  return `${token}.jpg`;
-}
-
-/** The job id a stored photo's name stands for, if it is one. */
-export function jobIdOfPhotoName(name: string): string | undefined {
-  return isJobId(name) ? name : undefined;
-}
-
-/** The token a stored artwork's name (or the last part of its address) stands for, if it is one. */
-export function tokenOfResultFileName(name: string): string | undefined {
-  const token = RESULT_FILE.exec(name)?.[1];
-  return token !== undefined && isResultToken(token) ? token : undefined;
-}
+/** An artwork is stored under its result token; its address ends in the same name. */
+export const RESULTS: StoredKind = {
+  folder: 'results',
+  nameOf(token) {
+    if (!isResultToken(token)) throw new Error(`Expected a result token but received ${token}`);
+    return `${token}.jpg`;
+  },
+  keyOf(name) {
+    const token = RESULT_FILE.exec(name)?.[1];
+    return token !== undefined && isResultToken(token) ? token : undefined;
+  },
+};

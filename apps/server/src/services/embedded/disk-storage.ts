@@ -3,14 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, opendir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createResultToken, isResultToken } from '@selfie-mosaic/contract';
-import {
-  jobIdOfPhotoName,
-  PHOTOS_FOLDER,
-  photoName,
-  RESULTS_FOLDER,
-  resultFileName,
-  tokenOfResultFileName,
-} from '../storage-names.js';
+import { PHOTOS, RESULTS } from '../storage-names.js';
 import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
 
 /** Entries per page when listing (reconciliation). */
@@ -30,8 +23,8 @@ export class DiskStorage implements FileStorage {
   private readonly partials: string;
 
   constructor(dataDir: string) {
-    this.photos = path.join(dataDir, PHOTOS_FOLDER);
-    this.results = path.join(dataDir, RESULTS_FOLDER);
+    this.photos = path.join(dataDir, PHOTOS.folder);
+    this.results = path.join(dataDir, RESULTS.folder);
     this.partials = path.join(dataDir, 'tmp');
   }
 
@@ -76,11 +69,11 @@ export class DiskStorage implements FileStorage {
   }
 
   listPhotos(): AsyncIterable<StoredEntry[]> {
-    return listFolder(this.photos, jobIdOfPhotoName);
+    return listFolder(this.photos, PHOTOS.keyOf);
   }
 
   listResults(): AsyncIterable<StoredEntry[]> {
-    return listFolder(this.results, tokenOfResultFileName);
+    return listFolder(this.results, RESULTS.keyOf);
   }
 
   async removePartials(before: number): Promise<number> {
@@ -118,11 +111,11 @@ export class DiskStorage implements FileStorage {
   }
 
   private photoPath(key: string): string {
-    return path.join(this.photos, photoName(key));
+    return path.join(this.photos, PHOTOS.nameOf(key));
   }
 
   private resultPath(token: string): string {
-    return path.join(this.results, resultFileName(token));
+    return path.join(this.results, RESULTS.nameOf(token));
   }
 }
 

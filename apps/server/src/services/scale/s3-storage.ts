@@ -10,14 +10,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { createResultToken, isResultToken } from '@selfie-mosaic/contract';
-import {
-  jobIdOfPhotoName,
-  PHOTOS_FOLDER,
-  photoName,
-  RESULTS_FOLDER,
-  resultFileName,
-  tokenOfResultFileName,
-} from '../storage-names.js';
+import { PHOTOS, RESULTS, type StoredKind } from '../storage-names.js';
 import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
 
 export interface S3StorageOptions {
@@ -82,11 +75,11 @@ export class S3Storage implements FileStorage {
   }
 
   listPhotos(): AsyncIterable<StoredEntry[]> {
-    return this.list(PHOTOS_FOLDER, jobIdOfPhotoName);
+    return this.list(PHOTOS);
   }
 
   listResults(): AsyncIterable<StoredEntry[]> {
-    return this.list(RESULTS_FOLDER, tokenOfResultFileName);
+    return this.list(RESULTS);
   }
 
   async removePartials(): Promise<number> {
@@ -106,13 +99,13 @@ export class S3Storage implements FileStorage {
     this.client.destroy();
   }
 
-  /** The objects directly in a folder whose name `keyOf` accepts, a page at a time. */
-  private async *list(folder: string, keyOf: (name: string) => string | undefined): AsyncIterable<StoredEntry[]> {
-    const prefix = `${folder}/`;
+  /** The objects of one kind, a page at a time. */
+  private async *list(kind: StoredKind): AsyncIterable<StoredEntry[]> {
+    const prefix = `${kind.folder}/`;
     for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: prefix })) {
       const entries: StoredEntry[] = [];
       for (const object of page.Contents ?? []) {
-        const key = keyOf((object.Key ?? '').slice(prefix.length));
+        const key = kind.keyOf((object.Key ?? '').slice(prefix.length));
         if (key) entries.push({ key, modifiedAt: object.LastModified?.getTime() ?? 0 });
       }
       yield entries;
@@ -126,10 +119,9 @@ export class S3Storage implements FileStorage {
   }
 }
 
-function photoKey(key: string): string {
-  return `${PHOTOS_FOLDER}/${photoName(key)}`;
+function objectKey(kind: StoredKind, key: string): string {
+  return `${kind.folder}/${kind.nameOf(key)}`;
 }
 
-function resultKey(token: string): string {
-  return `${RESULTS_FOLDER}/${resultFileName(token)}`;
-}
+const photoKey = (jobId: string) => objectKey(PHOTOS, jobId);
+const resultKey = (token: string) => objectKey(RESULTS, token);

@@ -9,7 +9,7 @@ import { facePhoto } from '../../test/fixtures.js';
 import { Client, modeEnv, startTestServer } from '../../test/harness.js';
 import { describeStorageContract } from '../../test/storage-contract.js';
 import { DiskStorage } from '../embedded/disk-storage.js';
-import { tokenOfResultFileName } from '../storage-names.js';
+import { RESULTS } from '../storage-names.js';
 import { S3Storage } from './s3-storage.js';
 
 describeStorageContract('shared directory', async () => {
@@ -80,7 +80,7 @@ it('serves an artwork that a scale-mode server rendered into an S3 bucket', asyn
       width: ARTWORK.width,
       height: ARTWORK.height,
     });
-    const token = tokenOfResultFileName(path.posix.basename(filePath)) ?? '';
+    const token = RESULTS.keyOf(path.posix.basename(filePath)) ?? '';
     expect((await bucketView.openResult(token))?.size).toBe(jpeg.length);
     // Retention works on the bucket too: once swept, the artwork is gone.
     await server.app.services.sweep(Date.now() + RESULT_TTL_MS + 60 * 60 * 1000);
