@@ -10,6 +10,7 @@ import { usePageMeta } from '../../lib/page-meta';
 import { RETAKE_STATE } from '../../lib/retake';
 import { useSession } from '../../lib/session';
 import { ArtworkImage } from '../../lib/ui/ArtworkImage';
+import { Button } from '../../lib/ui/Button';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 import { QueueProgress } from './QueueProgress';
 import { canShareFiles, fetchArtworkFile, shareArtwork } from './share';
@@ -58,9 +59,7 @@ export default function ResultScreen() {
           {messageText(t, session.error)}
         </p>
         <div className="actions">
-          <button type="button" className="button" onClick={newPhoto}>
-            {t('result.takeNewPhoto')}
-          </button>
+          <Button onClick={newPhoto}>{t('result.takeNewPhoto')}</Button>
         </div>
       </section>
     );
@@ -144,18 +143,13 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
           {t('result.download')}
         </a>
         {shareable && (
-          <button
-            type="button"
-            className="button button--ghost"
-            onClick={() => void share()}
-            data-testid="result-share"
-          >
+          <Button variant="ghost" onClick={() => void share()} testId="result-share">
             {t('result.share')}
-          </button>
+          </Button>
         )}
-        <button type="button" className="button button--quiet" onClick={onRestart} data-testid="result-restart">
+        <Button variant="quiet" onClick={onRestart} testId="result-restart">
           {t('result.restart')}
-        </button>
+        </Button>
       </div>
     </section>
   );
