@@ -1,13 +1,13 @@
-import { Link } from 'wouter';
 import { artworkDownloadUrl } from '../../lib/job-api';
 import { useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
 import { useSession } from '../../lib/session';
 import { ArtworkImage } from '../../lib/ui/ArtworkImage';
+import { StartOverLink } from '../../lib/ui/StartOverLink';
 
 /** The artwork on its own, for browsers that cannot save a download: press and hold, or the button. */
 export default function DownloadScreen() {
-  const { t, path } = useLocale();
+  const { t } = useLocale();
   const { processedImage } = useSession();
   usePageMeta(t('download.title'));
 
@@ -18,11 +18,7 @@ export default function DownloadScreen() {
           {t('download.heading')}
         </h1>
         <p className="lead">{t('download.missing')}</p>
-        <div className="actions">
-          <Link className="button" to={path('start')}>
-            {t('download.backToStart')}
-          </Link>
-        </div>
+        <StartOverLink label={t('download.backToStart')} />
       </section>
     );
   }
