@@ -8,6 +8,7 @@ import type { Backend, StoredEntry } from '../../apps/server/src/services/types.
 import { mountTinyDisk, type TinyDisk } from '../../apps/server/src/test/tiny-disk.js';
 import { facePhoto } from '../../e2e/support/fixtures.js';
 import { freePort } from '../../e2e/support/server-process.js';
+import { OPEN_LIMITS } from './open-limits.js';
 import { machine, table, writeSection } from './report.js';
 import { Visitor } from './visitor.js';
 
@@ -22,9 +23,7 @@ const root = resolve(import.meta.dirname, '../..');
 const KILL_AFTER = [4, 7, 10, 13, 16];
 const VISITORS = 8;
 const open = {
-  RATE_LIMIT_UPLOAD: '100000',
-  RATE_LIMIT_CONSENT: '100000',
-  QUEUE_LIMIT: '100000',
+  ...OPEN_LIMITS,
   // The job rendering at each kill is delivered again: five kills must not use up its attempts (a job whose
   // process dies MAX_ATTEMPTS times in a row is failed on purpose, as the suspected cause).
   MAX_ATTEMPTS: '10',

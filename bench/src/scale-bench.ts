@@ -8,6 +8,7 @@ import { createBackend } from '../../apps/server/src/services/create-backend.js'
 import { createDatabase, startPostgres, startRedis } from '../../apps/server/src/test/services.js';
 import { facePhoto } from '../../e2e/support/fixtures.js';
 import { type RunningServer, startServer } from '../../e2e/support/server-process.js';
+import { OPEN_LIMITS } from './open-limits.js';
 import { machine, table, writeSection } from './report.js';
 import { holdStreams } from './streams.js';
 import { Visitor } from './visitor.js';
@@ -21,15 +22,6 @@ import { Visitor } from './visitor.js';
 const JOBS = 60;
 const WAITING = 10_000;
 const STREAMS = 10_000;
-const open = {
-  QUEUE_LIMIT: '100000',
-  STREAM_LIMIT: '20000',
-  POLL_LIMIT: '10000000',
-  RATE_LIMIT_UPLOAD: '100000',
-  RATE_LIMIT_CONSENT: '100000',
-  // Every simulated visitor connects from this one address.
-  CONNECTIONS_PER_IP: '0',
-};
 
 interface Shared {
   redisUrl: string;
@@ -38,7 +30,7 @@ interface Shared {
 
 async function scaleEnv(shared: Shared, storageDir: string): Promise<Record<string, string>> {
   return {
-    ...open,
+    ...OPEN_LIMITS,
     REDIS_URL: shared.redisUrl,
     DATABASE_URL: await createDatabase(shared.postgresUrl),
     QUEUE_NAME: `bench-${randomUUID()}`,
@@ -86,7 +78,7 @@ async function scaleThroughput(shared: Shared, photo: Buffer, workers: number): 
 }
 
 async function embeddedThroughput(photo: Buffer, workers: number): Promise<number> {
-  const server = await startServer({ ...open, WORKERS: String(workers) });
+  const server = await startServer({ ...OPEN_LIMITS, WORKERS: String(workers) });
   try {
     return await throughput(server, photo);
   } finally {
@@ -151,7 +143,7 @@ async function main() {
     console.error('scale bench: embedded with 10,000 waiting…');
     const embeddedDir = mkdtempSync(join(tmpdir(), 'selfie-mosaic-bench-embedded-'));
     const embeddedIds = await prefill({ dataDir: embeddedDir }, photoFile);
-    const embedded = await startServer({ ...open, WORKERS: '1', DATA_DIR: embeddedDir });
+    const embedded = await startServer({ ...OPEN_LIMITS, WORKERS: '1', DATA_DIR: embeddedDir });
     const embeddedPoll = await pollLatency(embedded.url, embeddedIds.at(-1) as string);
     console.error('scale bench: embedded streams…');
     const embeddedRss = await holdStreams(embedded, embeddedIds.slice(-100), STREAMS);

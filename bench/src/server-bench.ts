@@ -3,20 +3,10 @@ import autocannon from 'autocannon';
 import { EventSource } from 'eventsource';
 import { facePhoto } from '../../e2e/support/fixtures.js';
 import { type RunningServer, startServer } from '../../e2e/support/server-process.js';
+import { OPEN_LIMITS } from './open-limits.js';
 import { machine, median, percentile, table, writeSection } from './report.js';
 import { holdStreams } from './streams.js';
 import { Visitor } from './visitor.js';
-
-/** Limits opened wide so the benchmark measures the server, not its load shedding. */
-const unlimited = {
-  QUEUE_LIMIT: '100000',
-  STREAM_LIMIT: '20000',
-  POLL_LIMIT: '10000000',
-  RATE_LIMIT_UPLOAD: '100000',
-  RATE_LIMIT_CONSENT: '100000',
-  // Every simulated visitor connects from this one address.
-  CONNECTIONS_PER_IP: '0',
-};
 
 async function waitForStatus(url: string, jobId: string, wanted: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -94,7 +84,7 @@ async function main() {
   const photo = await readFile(await facePhoto());
 
   // Polling on one core: the main thread answers, autocannon runs on the other core, workers idle.
-  let server = await startServer({ ...unlimited, WORKERS: '1' });
+  let server = await startServer({ ...OPEN_LIMITS, WORKERS: '1' });
   const poller = new Visitor(server.url);
   await poller.start();
   const [doneJob] = await submit(poller, photo, 1);
@@ -109,7 +99,7 @@ async function main() {
   await server.stop();
 
   // Uploads accepted while two workers render, and a few hundred EventSource clients following jobs.
-  server = await startServer({ ...unlimited, WORKERS: '2' });
+  server = await startServer({ ...OPEN_LIMITS, WORKERS: '2' });
   const visitor = new Visitor(server.url);
   await visitor.start();
   const latencies: number[] = [];

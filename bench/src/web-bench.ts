@@ -5,6 +5,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { screenPath } from '@selfie-mosaic/contract';
 import { chromium, devices } from 'playwright-core';
 import { CHROMIUM_FLAGS as CHROME_FLAGS, CHROMIUM_PATH as CHROMIUM } from '../../e2e/support/browser.js';
 import { startServer } from '../../e2e/support/server-process.js';
@@ -17,7 +18,7 @@ import { machine, median, table, writeSection } from './report.js';
  * (`npm run bench` builds first).
  */
 
-const START_PATH = '/gb/en/start';
+const START_PATH = screenPath('gb', 'en');
 const RUNS = 3;
 const TARGETS = { jsGzipKb: 100, performance: 95, accessibility: 100 };
 

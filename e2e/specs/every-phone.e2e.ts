@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { getLocale, MARKETS } from '@selfie-mosaic/campaign';
+import { getLocale, type LocaleCode, MARKETS } from '@selfie-mosaic/campaign';
+import { screenPath } from '@selfie-mosaic/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPhone, type Phone } from '../support/browser.js';
@@ -10,8 +11,9 @@ const NARROW = { width: 360, height: 780 };
 const WIDER = [390, 412];
 
 const PAIRS = MARKETS.flatMap((market) => market.locales.map((locale) => ({ country: market.country, locale })));
-const ENGLISH_LOCALES = new Set(['en', 'jo-en']);
 const englishNames = new Intl.DisplayNames(['en'], { type: 'region' });
+/** English-language locales (`en`, `jo-en`) may name a country the English way. */
+const isEnglish = (locale: LocaleCode) => new Intl.Locale(getLocale(locale).tag).language === 'en';
 
 async function shippedNames(locale: string): Promise<Record<string, string>> {
   const file = new URL(`../../apps/web/src/locales/countries/${locale}.json`, import.meta.url);
@@ -104,9 +106,7 @@ describe('every market and language on a 360 px phone', () => {
       // An English name counts only where the language spells the country otherwise ("Andorra" is Catalan
       // too). Node's full ICU, not the app's data, says how the language spells it.
       const native = new Intl.DisplayNames([getLocale(locale).tag], { type: 'region' }).of(country.toUpperCase()) ?? '';
-      const foreignNames = ENGLISH_LOCALES.has(locale)
-        ? []
-        : [...englishForms].filter((name) => !native.includes(name));
+      const foreignNames = isEnglish(locale) ? [] : [...englishForms].filter((name) => !native.includes(name));
       const problems: string[] = [];
       const check = async (screen: string) => {
         const layout = await screenLayout(page, screen);
@@ -119,7 +119,7 @@ describe('every market and language on a 360 px phone', () => {
       };
 
       await context.clearCookies();
-      await page.goto(`/${country}/${locale}/start`);
+      await page.goto(screenPath(country, locale, 'start'));
       const start = await check('start');
       expect(start.text, 'the health warning names the country').toContain(local);
       // Wider phones too: the lockup never folds beside the language switch.
@@ -131,7 +131,7 @@ describe('every market and language on a 360 px phone', () => {
 
       await page.getByTestId('age-no').click();
       await check('exit');
-      await page.locator(`a[href$="/${country}/${locale}/start"]`).click();
+      await page.locator(`a[href$="${screenPath(country, locale, 'start')}"]`).click();
       await page.getByTestId('age-yes').click();
       await check('curious');
       await page.locator('main a[href$="/terms"]').click();

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { ARTWORK, screenPath } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPhone, type Phone } from '../support/browser.js';
@@ -17,7 +18,7 @@ describe('a visitor in Germany, from the age gate to the downloaded artwork', ()
   });
   afterAll(() => phone.close());
 
-  it('goes through every screen and saves a 1080×1350 mosaic', async () => {
+  it(`goes through every screen and saves a ${ARTWORK.width}×${ARTWORK.height} mosaic`, async () => {
     const { page } = phone;
     await page.goto('/de/de/start');
     await expect
@@ -44,8 +45,8 @@ describe('a visitor in Germany, from the age gate to the downloaded artwork', ()
     const metadata = await sharp(await readFile(saved)).metadata();
     expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({
       format: 'jpeg',
-      width: 1080,
-      height: 1350,
+      width: ARTWORK.width,
+      height: ARTWORK.height,
     });
     expect(pageviews).toEqual(
       expect.arrayContaining(['/de/de/start', '/de/de/curious', '/de/de/photo', '/de/de/result']),
@@ -63,28 +64,28 @@ describe('every screen in English, in Emirati Arabic and in Georgian on the narr
       const phone = await openPhone({ baseURL: inject('baseURL'), video: inject('faceVideo'), width });
       try {
         const { page } = phone;
-        await page.goto(`/${country}/${locale}/start`);
+        await page.goto(screenPath(country, locale, 'start'));
         await expect
           .poll(() => page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]))
           .toEqual([lang, dir]);
         await snap(page, locale, '1-start');
         await page.getByTestId('age-no').click();
-        await page.waitForURL(`**/${country}/${locale}/exit`);
+        await page.waitForURL(`**${screenPath(country, locale, 'exit')}`);
         await expectAccessible(page, 'exit');
         await snap(page, locale, '2-exit');
 
-        await page.goto(`/${country}/${locale}/terms`);
+        await page.goto(screenPath(country, locale, 'terms'));
         await expectAccessible(page, 'terms');
         await snap(page, locale, '4-terms');
 
-        await page.goto(`/${country}/${locale}/start`);
+        await page.goto(screenPath(country, locale, 'start'));
         await page.getByTestId('age-yes').click();
-        await page.waitForURL(`**/${country}/${locale}/curious`);
+        await page.waitForURL(`**${screenPath(country, locale, 'curious')}`);
         await expectAccessible(page, 'curious');
         await snap(page, locale, '3-curious');
         await page.getByTestId('consent-checkbox').check();
         await page.getByTestId('consent-continue').click();
-        await page.waitForURL(`**/${country}/${locale}/photo`);
+        await page.waitForURL(`**${screenPath(country, locale, 'photo')}`);
         await snap(page, locale, '5-photo-permission');
         await page.getByTestId('camera-allow').click();
         await page.getByTestId('photo-take').waitFor();
@@ -96,7 +97,7 @@ describe('every screen in English, in Emirati Arabic and in Georgian on the narr
         await snap(page, locale, '8-photo-review');
         const release = await holdQueueUpdates(page);
         await page.getByTestId('photo-continue').click();
-        await page.waitForURL(`**/${country}/${locale}/result`);
+        await page.waitForURL(`**${screenPath(country, locale, 'result')}`);
         await page.locator('[aria-busy="true"]').waitFor();
         await snap(page, locale, '9-result-creating');
         await release();
@@ -104,12 +105,12 @@ describe('every screen in English, in Emirati Arabic and in Georgian on the narr
         await page.locator('[data-testid="artwork"]').evaluate((img: HTMLImageElement) => img.decode());
         await snap(page, locale, '10-result-done');
 
-        await page.goto(`/${country}/${locale}/download`);
+        await page.goto(screenPath(country, locale, 'download'));
         await page.getByTestId('download-button').waitFor();
         await expectAccessible(page, 'download');
         await snap(page, locale, '11-download');
 
-        await page.goto(`/${country}/${locale}/no-such-page`);
+        await page.goto(screenPath(country, locale, 'no-such-page'));
         await snap(page, locale, '12-not-found');
       } finally {
         await phone.close();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import { screenPath } from '@selfie-mosaic/contract';
 import type { Page, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
@@ -37,12 +38,12 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
 
 /** Age gate → terms → the camera screen, as a visitor clicks through it. */
 export async function reachCamera(page: Page, country: string, locale: string): Promise<void> {
-  await page.goto(`/${country}/${locale}/start`);
+  await page.goto(screenPath(country, locale, 'start'));
   await page.getByTestId('age-yes').click();
-  await page.waitForURL(`**/${country}/${locale}/curious`);
+  await page.waitForURL(`**${screenPath(country, locale, 'curious')}`);
   await page.getByTestId('consent-checkbox').check();
   await page.getByTestId('consent-continue').click();
-  await page.waitForURL(`**/${country}/${locale}/photo`);
+  await page.waitForURL(`**${screenPath(country, locale, 'photo')}`);
 }
 
 /** Turns the camera on, takes the photo after the countdown, and waits for the review. */

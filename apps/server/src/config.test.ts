@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -13,8 +14,8 @@ describe('loadConfig', () => {
       webDist: path.resolve('apps/web/dist'),
       workers: availableParallelism(),
       maxAttempts: 3,
-      resultTtlMs: 24 * 60 * 60 * 1000,
-      heartbeatMs: 15_000,
+      resultTtlMs: RESULT_TTL_MS,
+      heartbeatMs: STREAM_HEARTBEAT_MS,
       logLevel: 'info',
       trustProxy: false,
     });

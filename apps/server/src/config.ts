@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
 import { z } from 'zod';
 
 /** apps/server/{src,dist}/config.* → the repository root. */
@@ -41,10 +42,12 @@ const envSchema = z.object({
   RATE_LIMIT_CONSENT: integer(1).default(60).describe('Consent requests per client address per window'),
   RATE_LIMIT_UPLOAD: integer(1).default(20).describe('Uploads per client address per window'),
   RESULT_TTL: seconds(1)
-    .default(24 * 60 * 60)
+    .default(RESULT_TTL_MS / 1000)
     .describe('Seconds a finished job and its artwork are kept'),
   SWEEP_INTERVAL: seconds(0.05).default(60).describe('Seconds between retention sweeps'),
-  HEARTBEAT_INTERVAL: seconds(0.05).default(15).describe('Seconds between `: ping` comments on event streams'),
+  HEARTBEAT_INTERVAL: seconds(0.05)
+    .default(STREAM_HEARTBEAT_MS / 1000)
+    .describe('Seconds between `: ping` comments on event streams'),
   MAX_ATTEMPTS: integer(1).default(3).describe('Render attempts before a job fails'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info').describe('pino log level'),
   TRUST_PROXY: z

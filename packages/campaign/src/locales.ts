@@ -1,5 +1,5 @@
 /**
- * The 35 locales (docs/product.md#locales-and-markets). `code` is the URL segment; `tag` is the BCP 47 tag for Intl and
+ * The locales (docs/product.md#locales-and-markets). `code` is the URL segment; `tag` is the BCP 47 tag for Intl and
  * `lang`.
  */
 export interface Locale {
@@ -55,46 +55,66 @@ export const LOCALE_CODES = [
 
 export type LocaleCode = (typeof LOCALE_CODES)[number];
 
-const rtl = 'rtl' as const;
-const ltr = 'ltr' as const;
+/**
+ * Each locale's language in its own name, as a visitor looks for it in the market's language switch. A
+ * market never offers one language twice, so the country is left out (it would widen the switch on a phone).
+ */
+const OWN_NAMES: Record<LocaleCode, string> = {
+  'ae-ar': 'العربية',
+  az: 'Azərbaycan',
+  bg: 'Български',
+  bm: 'Bosanski / Crnogorski',
+  ca: 'Català',
+  cs: 'Čeština',
+  de: 'Deutsch',
+  'eg-ar': 'العربية',
+  el: 'Ελληνικά',
+  en: 'English',
+  es: 'Español',
+  et: 'Eesti',
+  fr: 'Français',
+  hr: 'Hrvatski',
+  hy: 'Հայերեն',
+  it: 'Italiano',
+  'jo-en': 'English',
+  'jo-ar': 'العربية',
+  ka: 'ქართული',
+  kk: 'Қазақ тілі',
+  'kz-ru': 'Русский',
+  'kw-ar': 'العربية',
+  'lb-ar': 'العربية',
+  lt: 'Lietuvių',
+  lv: 'Latviešu',
+  ru: 'Русский',
+  'sa-ar': 'العربية',
+  mk: 'Македонски',
+  pl: 'Polski',
+  pt: 'Português',
+  ro: 'Română',
+  sk: 'Slovenčina',
+  sq: 'Shqip',
+  tr: 'Türkçe',
+  uz: 'Oʻzbekcha',
+};
 
-export const LOCALES: readonly Locale[] = [
-  { code: 'ae-ar', name: 'العربية', tag: 'ar-AE', dir: rtl, country: 'ae' },
-  { code: 'az', name: 'Azərbaycan', tag: 'az', dir: ltr },
-  { code: 'bg', name: 'Български', tag: 'bg', dir: ltr },
-  { code: 'bm', name: 'Bosanski / Crnogorski', tag: 'bs', dir: ltr },
-  { code: 'ca', name: 'Català', tag: 'ca', dir: ltr },
-  { code: 'cs', name: 'Čeština', tag: 'cs', dir: ltr },
-  { code: 'de', name: 'Deutsch', tag: 'de', dir: ltr },
-  { code: 'eg-ar', name: 'العربية', tag: 'ar-EG', dir: rtl, country: 'eg' },
-  { code: 'el', name: 'Ελληνικά', tag: 'el', dir: ltr },
-  { code: 'en', name: 'English', tag: 'en', dir: ltr },
-  { code: 'es', name: 'Español', tag: 'es', dir: ltr },
-  { code: 'et', name: 'Eesti', tag: 'et', dir: ltr },
-  { code: 'fr', name: 'Français', tag: 'fr', dir: ltr },
-  { code: 'hr', name: 'Hrvatski', tag: 'hr', dir: ltr },
-  { code: 'hy', name: 'Հայերեն', tag: 'hy', dir: ltr },
-  { code: 'it', name: 'Italiano', tag: 'it', dir: ltr },
-  { code: 'jo-en', name: 'English', tag: 'en-JO', dir: ltr, country: 'jo' },
-  { code: 'jo-ar', name: 'العربية', tag: 'ar-JO', dir: rtl, country: 'jo' },
-  { code: 'ka', name: 'ქართული', tag: 'ka', dir: ltr },
-  { code: 'kk', name: 'Қазақ тілі', tag: 'kk', dir: ltr },
-  { code: 'kz-ru', name: 'Русский', tag: 'ru-KZ', dir: ltr, country: 'kz' },
-  { code: 'kw-ar', name: 'العربية', tag: 'ar-KW', dir: rtl, country: 'kw' },
-  { code: 'lb-ar', name: 'العربية', tag: 'ar-LB', dir: rtl, country: 'lb' },
-  { code: 'lt', name: 'Lietuvių', tag: 'lt', dir: ltr },
-  { code: 'lv', name: 'Latviešu', tag: 'lv', dir: ltr },
-  { code: 'ru', name: 'Русский', tag: 'ru', dir: ltr },
-  { code: 'sa-ar', name: 'العربية', tag: 'ar-SA', dir: rtl, country: 'sa' },
-  { code: 'mk', name: 'Македонски', tag: 'mk', dir: ltr },
-  { code: 'pl', name: 'Polski', tag: 'pl', dir: ltr },
-  { code: 'pt', name: 'Português', tag: 'pt', dir: ltr },
-  { code: 'ro', name: 'Română', tag: 'ro', dir: ltr },
-  { code: 'sk', name: 'Slovenčina', tag: 'sk', dir: ltr },
-  { code: 'sq', name: 'Shqip', tag: 'sq', dir: ltr },
-  { code: 'tr', name: 'Türkçe', tag: 'tr', dir: ltr },
-  { code: 'uz', name: 'Oʻzbekcha', tag: 'uz', dir: ltr },
-];
+/** The BCP 47 language where the code's own reads as another (`bm` would be Bambara). */
+const LANGUAGE_TAGS: Partial<Record<string, string>> = { bm: 'bs' };
+const RTL_LANGUAGES = new Set(['ar']);
+
+/** A plain code is a language (`de`); a prefixed one is a country and its language (`ae-ar` → `ar-AE`). */
+function describeLocale(code: LocaleCode): Locale {
+  const [country, language = code] = code.includes('-') ? code.split('-') : [undefined];
+  const base = LANGUAGE_TAGS[language] ?? language;
+  return {
+    code,
+    name: OWN_NAMES[code],
+    tag: country ? `${base}-${country.toUpperCase()}` : base,
+    dir: RTL_LANGUAGES.has(base) ? 'rtl' : 'ltr',
+    ...(country ? { country } : {}),
+  };
+}
+
+export const LOCALES: readonly Locale[] = LOCALE_CODES.map(describeLocale);
 
 const byCode = new Map<string, Locale>(LOCALES.map((locale) => [locale.code, locale]));
 

@@ -32,6 +32,14 @@ export {
   refusalMessage,
 } from './errors.js';
 export {
+  createJobId,
+  createResultToken,
+  isJobId,
+  isResultToken,
+  jobIdSchema,
+  RESULT_TOKEN_PATTERN,
+} from './job-ids.js';
+export {
   MESSAGES,
   type MessageKey,
   QUEUE_MESSAGES,
@@ -39,6 +47,15 @@ export {
   queueMessage,
   queueMessageKey,
 } from './messages.js';
+export {
+  FIRST_SCREEN,
+  isScreenName,
+  marketPath,
+  pagePathParts,
+  SCREEN_NAMES,
+  type ScreenName,
+  screenPath,
+} from './page-paths.js';
 export { nextPollDelay, type PollOutcome, progressForPosition } from './progress.js';
 export * from './schemas.js';
 export { createSessionId, SESSION_ID_PATTERN } from './session-id.js';

@@ -1,6 +1,7 @@
 import { COUNTRY_CODES, LOCALE_CODES } from '@selfie-mosaic/campaign';
 import { z } from 'zod';
 import { API_ERROR_CODES } from './errors.js';
+import { jobIdSchema } from './job-ids.js';
 import { SESSION_ID_PATTERN } from './session-id.js';
 import { JOB_STATUSES, QUEUE_STATUSES } from './statuses.js';
 
@@ -13,14 +14,12 @@ const countryIso = z
   .refine((value) => COUNTRY_CODES.includes(value), { message: 'must be a country the campaign runs in' })
   .describe('ISO 3166-1 alpha-2 code of a configured market, case-insensitive');
 
-export const languageSchema = z.enum(LOCALE_CODES).describe('One of the 35 locale codes');
+export const languageSchema = z.enum(LOCALE_CODES).describe(`One of the ${LOCALE_CODES.length} locale codes`);
 
 export const sessionIdSchema = z
   .string()
   .regex(SESSION_ID_PATTERN, 'must look like session-<digits>-<letters and digits>')
   .describe('The client session id, session-<timestamp>-<random>');
-
-export const jobIdSchema = z.uuid().describe('The job id returned by the upload');
 
 export const errorSchema = z
   .object({
@@ -54,7 +53,7 @@ export const uploadFieldsSchema = z.object({
 });
 
 export const uploadResponseSchema = z.object({
-  job_id: z.uuid(),
+  job_id: jobIdSchema,
   status: z.enum(JOB_STATUSES),
   queue_position: z.number().int().nonnegative(),
 });
@@ -68,7 +67,7 @@ export const queueStatusSchema = z.object({
 });
 
 export const resultResponseSchema = z.object({
-  job_id: z.uuid(),
+  job_id: jobIdSchema,
   status: z.literal('completed'),
   file_path: z.string().describe('Appended to the API base it gives the artwork URL'),
   width: z.number().int(),

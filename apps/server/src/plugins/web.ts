@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { COUNTRY_CODES, isLocaleCode } from '@selfie-mosaic/campaign';
-import { ApiError } from '@selfie-mosaic/contract';
+import { ApiError, isScreenName } from '@selfie-mosaic/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-const SCREENS = new Set(['start', 'exit', 'curious', 'terms', 'photo', 'result', 'download']);
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
@@ -20,7 +19,7 @@ export function isAppRoute(pathname: string): boolean {
   if (segments.length === 1) return true;
   if (language === undefined || !isLocaleCode(language)) return false;
   // `/:country/:language` is answered by the app with a redirect to its start screen.
-  return segments.length === 2 || (segments.length === 3 && SCREENS.has(screen ?? ''));
+  return segments.length === 2 || (segments.length === 3 && isScreenName(screen));
 }
 
 function cacheControlFor(filePath: string, webDist: string): string {

@@ -2,13 +2,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { BRAND } from '@selfie-mosaic/campaign';
-import { MESSAGES, type QueueStatus } from '@selfie-mosaic/contract';
+import { ARTWORK, MESSAGES, type QueueStatus, RESULT_TTL_MS } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { EventSource } from 'eventsource';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESULTS } from '../services/storage-names.js';
 import { facelessPhoto, facePhoto, facePhotoWithExif } from '../test/fixtures.js';
 import { Client, startTestServer, type TestServer } from '../test/harness.js';
+
+const HOUR = 60 * 60 * 1000;
+const ARTWORK_SIZE = { width: ARTWORK.width, height: ARTWORK.height };
 
 let server: TestServer;
 let client: Client;
@@ -91,13 +95,15 @@ describe('a job from upload to artwork', () => {
     });
   });
 
-  it('gives a 1080×1350 JPEG without EXIF at the result file path', async () => {
+  it(`gives a ${ARTWORK.width}×${ARTWORK.height} JPEG without EXIF at the result file path`, async () => {
     const response = await client.get(`/api/result/${jobId}`);
     expect(response.status).toBe(200);
     const result = (await response.json()) as Record<string, unknown>;
-    expect(result).toMatchObject({ job_id: jobId, status: 'completed', width: 1080, height: 1350 });
-    expect(result.file_path).toMatch(/^\/files\/[0-9a-f]{32}\.jpg$/);
-    expect(Date.parse(result.expires_at as string) - Date.now()).toBeGreaterThan(23 * 60 * 60 * 1000);
+    expect(result).toMatchObject({ job_id: jobId, status: 'completed', ...ARTWORK_SIZE });
+    const filePath = result.file_path as string;
+    expect(path.posix.dirname(filePath)).toBe('/files');
+    expect(RESULTS.keyOf(path.posix.basename(filePath))).toBeDefined();
+    expect(Date.parse(result.expires_at as string) - Date.now()).toBeGreaterThan(RESULT_TTL_MS - HOUR);
 
     const file = await fetch(`${server.url}${result.file_path}`);
     expect(file.status).toBe(200);
@@ -105,7 +111,7 @@ describe('a job from upload to artwork', () => {
     expect(file.headers.get('content-disposition')).toBeNull();
     const jpeg = Buffer.from(await file.arrayBuffer());
     const metadata = await sharp(jpeg).metadata();
-    expect(metadata).toMatchObject({ format: 'jpeg', width: 1080, height: 1350 });
+    expect(metadata).toMatchObject({ format: 'jpeg', ...ARTWORK_SIZE });
     expect(metadata.exif).toBeUndefined();
     expect(jpeg.includes(Buffer.from('TestCam'))).toBe(false);
 
@@ -149,7 +155,7 @@ describe('a job from upload to artwork', () => {
 
   it('expires the artwork and the job after the retention time, keeping the consents', async () => {
     const { file_path: filePath } = (await (await client.get(`/api/result/${jobId}`)).json()) as { file_path: string };
-    const removed = await server.app.services.sweep(Date.now() + 25 * 60 * 60 * 1000);
+    const removed = await server.app.services.sweep(Date.now() + RESULT_TTL_MS + HOUR);
     expect(removed).toBeGreaterThanOrEqual(1);
     expect((await fetch(`${server.url}${filePath}`)).status).toBe(404);
     expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);

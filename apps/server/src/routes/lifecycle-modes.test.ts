@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { MESSAGES, type QueueStatus } from '@selfie-mosaic/contract';
+import { ARTWORK, MESSAGES, type QueueStatus } from '@selfie-mosaic/contract';
 import { EventSource } from 'eventsource';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -59,7 +59,11 @@ describe.each(MODES)('job lifecycle, %s mode', (mode) => {
 
     const result = (await (await client.get(`/api/result/${third}`)).json()) as { file_path: string };
     const jpeg = Buffer.from(await (await fetch(`${server.url}${result.file_path}`)).arrayBuffer());
-    expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 1080, height: 1350 });
+    expect(await sharp(jpeg).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: ARTWORK.width,
+      height: ARTWORK.height,
+    });
   });
 
   it('keeps queued jobs and their order across a restart, and completes them all', async () => {

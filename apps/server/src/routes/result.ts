@@ -1,12 +1,14 @@
 import { BRAND } from '@selfie-mosaic/campaign';
-import { ApiError, errorSchema, jobParamsSchema, resultResponseSchema } from '@selfie-mosaic/contract';
+import { ApiError, errorSchema, jobParamsSchema, RESULT_TTL_MS, resultResponseSchema } from '@selfie-mosaic/contract';
 import { z } from 'zod';
+import { RESULTS } from '../services/storage-names.js';
 import type { App, Services } from './context.js';
 
-const FILE_NAME = /^([0-9a-f]{32})\.jpg$/;
+/** A browser may keep the artwork as long as the service keeps it by default. */
+const ARTWORK_CACHE_CONTROL = `private, max-age=${RESULT_TTL_MS / 1000}, immutable`;
 
 export function resultPath(token: string): string {
-  return `/files/${token}.jpg`;
+  return `/files/${RESULTS.nameOf(token)}`;
 }
 
 export function resultRoutes(app: App, { backend }: Services): void {
@@ -46,14 +48,11 @@ export function resultRoutes(app: App, { backend }: Services): void {
       },
     },
     async (request, reply) => {
-      const token = FILE_NAME.exec(request.params.file)?.[1];
+      const token = RESULTS.keyOf(request.params.file);
       const job = token ? await backend.jobs.findByResultToken(token, Date.now()) : undefined;
       const file = token && job ? await backend.storage.openResult(token) : undefined;
       if (!file) throw new ApiError('resultNotFound');
-      reply
-        .type('image/jpeg')
-        .header('content-length', file.size)
-        .header('cache-control', 'private, max-age=86400, immutable');
+      reply.type('image/jpeg').header('content-length', file.size).header('cache-control', ARTWORK_CACHE_CONTROL);
       if (request.query.download === '1' || request.query.download === 'true') {
         reply.header('content-disposition', `attachment; filename="${BRAND.downloadFileName}"`);
       }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createJobId } from '@selfie-mosaic/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { enqueueJob } from './job-runner.js';
 import type { StorageHealth } from './storage-health.js';
@@ -22,7 +22,7 @@ export async function acceptJob(
   upload: { sessionId: string; blacklabel: boolean; photo: Buffer },
 ): Promise<string> {
   health.assertWritable();
-  const jobId = randomUUID();
+  const jobId = createJobId();
   const undo: (() => Promise<void>)[] = [];
   try {
     const photoKey = await backend.storage.savePhoto(jobId, upload.photo);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { ARTWORK } from '@selfie-mosaic/contract';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modeEnv } from '../test/harness.js';
@@ -97,7 +98,12 @@ for (const [name, setup] of Object.entries(setups)) {
       await jobs.create({ id: done, sessionId: 'session-1700000000000-b', blacklabel: false, photoKey: done });
       await storage.savePhoto(done, Buffer.from('done photo'));
       const artwork = await storage.saveResult(Buffer.from('artwork'));
-      await jobs.markCompleted(done, { token: artwork, width: 1080, height: 1350, expiresAt: Date.now() + 60_000 });
+      await jobs.markCompleted(done, {
+        token: artwork,
+        width: ARTWORK.width,
+        height: ARTWORK.height,
+        expiresAt: Date.now() + 60_000,
+      });
       // What a crash between a file and its record leaves: a photo and an artwork nobody owns.
       const orphanPhoto = randomUUID();
       await storage.savePhoto(orphanPhoto, Buffer.from('orphan photo'));

@@ -7,6 +7,7 @@ import { facePhoto } from '../test/fixtures.js';
 import { Client, newSessionId, startTestServer, type TestServer } from '../test/harness.js';
 import { mountTinyDisk, type TinyDisk } from '../test/tiny-disk.js';
 import { DiskStorage } from './embedded/disk-storage.js';
+import { RESULTS } from './storage-names.js';
 
 /**
  * Real faults under a running server: a tmpfs of a few megabytes that the test fills (ENOSPC from the
@@ -124,7 +125,7 @@ it('keeps running when the disk fills during renders, and completes every job on
   const db = new Database(path.join(dataDir, 'selfie-mosaic.sqlite'), { readonly: true });
   const tokens = db.prepare<[], { result_token: string }>('SELECT result_token FROM jobs').all();
   db.close();
-  expect(files(dataDir, 'results').sort()).toEqual(tokens.map((row) => `${row.result_token}.jpg`).sort());
+  expect(files(dataDir, 'results').sort()).toEqual(tokens.map((row) => RESULTS.nameOf(row.result_token)).sort());
   expect([files(dataDir, 'photos'), files(dataDir, 'tmp')]).toEqual([[], []]);
 }, 600_000);
 

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ARTWORK } from '@selfie-mosaic/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { MODES, modeEnv, newSessionId } from '../test/harness.js';
@@ -35,7 +36,12 @@ describe.each(MODES)('the retention sweep, %s mode', (mode) => {
     };
     const completed = await add(newSessionId());
     const token = await storage.saveResult(Buffer.from('artwork bytes'));
-    await jobs.markCompleted(completed.id, { token, width: 1080, height: 1350, expiresAt: now + HOUR });
+    await jobs.markCompleted(completed.id, {
+      token,
+      width: ARTWORK.width,
+      height: ARTWORK.height,
+      expiresAt: now + HOUR,
+    });
     const failed = await add(newSessionId());
     await jobs.markFailed(failed.id, { message: 'No face', code: 'no_face', expiresAt: now + HOUR });
     const active = await add(newSessionId());

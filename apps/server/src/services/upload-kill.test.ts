@@ -4,10 +4,12 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createResultToken } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
 import { Client, freePort, newSessionId } from '../test/harness.js';
+import { RESULTS } from './storage-names.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-upload-kill-'));
 let child: ChildProcess | undefined;
@@ -100,7 +102,7 @@ it('leaves no photo without a job after SIGKILLs during concurrent uploads, and 
   // Whether or not a kill landed between a file and its record, plant exactly what one leaves: a whole
   // photo and artwork without a record, and a write cut short.
   writeFileSync(path.join(dir, 'photos', randomUUID()), await facePhoto());
-  writeFileSync(path.join(dir, 'results', `${randomBytes(16).toString('hex')}.jpg`), await facePhoto());
+  writeFileSync(path.join(dir, 'results', RESULTS.nameOf(createResultToken())), await facePhoto());
   writeFileSync(path.join(dir, 'tmp', randomBytes(16).toString('hex')), (await facePhoto()).subarray(0, 1000));
 
   child = spawnServer(port);
@@ -124,7 +126,7 @@ it('leaves no photo without a job after SIGKILLs during concurrent uploads, and 
     expect(readdirSync(path.join(dir, 'results')).sort()).toEqual(
       tokens
         .all()
-        .map((row) => `${row.result_token}.jpg`)
+        .map((row) => RESULTS.nameOf(row.result_token))
         .sort(),
     );
     expect(readdirSync(path.join(dir, 'photos'))).toEqual([]);

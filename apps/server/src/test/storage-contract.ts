@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { text } from 'node:stream/consumers';
+import { RESULT_TOKEN_PATTERN } from '@selfie-mosaic/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileStorage, StoredEntry } from '../services/types.js';
 
@@ -38,7 +39,7 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
     it('stores an artwork under a fresh 128-bit token and streams it back with its size', async () => {
       const first = await subject.storage.saveResult(Buffer.from('artwork one'));
       const second = await subject.storage.saveResult(Buffer.from('artwork one'));
-      expect(first).toMatch(/^[0-9a-f]{32}$/);
+      expect(first).toMatch(RESULT_TOKEN_PATTERN);
       expect(second).not.toBe(first);
       const file = await subject.storage.openResult(first);
       expect(file?.size).toBe(11);

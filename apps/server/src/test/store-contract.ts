@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ARTWORK } from '@selfie-mosaic/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConsentStore, JobStore } from '../services/types.js';
 
@@ -45,13 +46,18 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       await store.jobs.markProcessing(id, 2);
       expect(await store.jobs.get(id)).toMatchObject({ status: 'processing', attempts: 2 });
       const expiresAt = Date.now() + HOUR;
-      await store.jobs.markCompleted(id, { token: 'a'.repeat(32), width: 1080, height: 1350, expiresAt });
+      await store.jobs.markCompleted(id, {
+        token: 'a'.repeat(32),
+        width: ARTWORK.width,
+        height: ARTWORK.height,
+        expiresAt,
+      });
       await store.jobs.clearPhoto(id);
       expect(await store.jobs.get(id)).toMatchObject({
         status: 'completed',
         resultToken: 'a'.repeat(32),
-        width: 1080,
-        height: 1350,
+        width: ARTWORK.width,
+        height: ARTWORK.height,
         expiresAt,
         photoKey: null,
         errorMessage: null,

@@ -1,4 +1,5 @@
 import { findMarket, getLocale } from '@selfie-mosaic/campaign';
+import { pagePathParts, screenPath } from '@selfie-mosaic/contract';
 import { useLocation } from 'wouter';
 import { useLocale } from '../lib/locale-context';
 
@@ -8,11 +9,11 @@ export function LanguageSwitch() {
   const [pathname, navigate] = useLocation();
   const locales = findMarket(country)?.locales ?? [];
   if (locales.length < 2) return null;
-  const screen = pathname.split('/')[3] ?? 'start';
+  const { screen } = pagePathParts(pathname);
   return (
     <label className="language-switch">
       <span className="visually-hidden">{t('meta.languageLabel')}</span>
-      <select value={locale.code} onChange={(event) => navigate(`/${country}/${event.target.value}/${screen}`)}>
+      <select value={locale.code} onChange={(event) => navigate(screenPath(country, event.target.value, screen))}>
         {locales.map((code) => {
           const option = getLocale(code);
           return (

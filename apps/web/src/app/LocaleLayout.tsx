@@ -1,4 +1,5 @@
 import type { Locale, Market } from '@selfie-mosaic/campaign';
+import { isScreenName, pagePathParts, screenPath } from '@selfie-mosaic/contract';
 import type { i18n as I18n, TFunction } from 'i18next';
 import { type ReactNode, Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useLocation } from 'wouter';
@@ -11,7 +12,7 @@ import { sessionStore } from '../lib/session';
 import { ErrorBoundary } from './ErrorPages';
 import { LanguageSwitch } from './LanguageSwitch';
 import { PageShell } from './PageShell';
-import { isScreenName, NEXT_SCREENS, SCREENS } from './screens';
+import { NEXT_SCREENS, SCREENS } from './screens';
 import { UpdateBanner } from './UpdateBanner';
 
 interface LocaleLayoutProps {
@@ -30,11 +31,19 @@ interface LocaleLayoutProps {
  */
 export function LocaleLayout({ locale, t, i18n, market, countryName, children }: LocaleLayoutProps) {
   const [pathname] = useLocation();
-  const screen = pathname.split('/')[3];
+  const { screen } = pagePathParts(pathname);
   const { country, minimumAge } = market;
 
   const active = useMemo<ActiveLocale>(
-    () => ({ locale, t, i18n, country, countryName, minimumAge, path: (name) => `/${country}/${locale.code}/${name}` }),
+    () => ({
+      locale,
+      t,
+      i18n,
+      country,
+      countryName,
+      minimumAge,
+      path: (name) => screenPath(country, locale.code, name),
+    }),
     [locale, t, i18n, country, countryName, minimumAge],
   );
 

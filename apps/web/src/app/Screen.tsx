@@ -1,5 +1,6 @@
+import type { ScreenName } from '@selfie-mosaic/contract';
 import { type ComponentType, type LazyExoticComponent, lazy, useState } from 'react';
-import { loadedScreen, SCREENS, type ScreenName } from './screens';
+import { loadedScreen, SCREENS } from './screens';
 
 const LAZY_SCREENS = Object.fromEntries(Object.entries(SCREENS).map(([name, load]) => [name, lazy(load)])) as Record<
   ScreenName,

@@ -1,4 +1,5 @@
 import { findMarket, isLocaleCode, type LocaleCode, type Market } from '@selfie-mosaic/campaign';
+import { FIRST_SCREEN, isScreenName, marketPath, screenPath } from '@selfie-mosaic/contract';
 import { use, useEffect } from 'react';
 import { Redirect, useParams } from 'wouter';
 import { countryName } from '../lib/country-names';
@@ -7,7 +8,6 @@ import { loadLocale } from '../lib/i18n';
 import { NotFoundPage, NotFoundScreen } from './ErrorPages';
 import { LocaleLayout } from './LocaleLayout';
 import { Screen } from './Screen';
-import { isScreenName } from './screens';
 import { firstScreenReady } from './warm-up';
 
 /**
@@ -20,11 +20,11 @@ export function LocaleRoute() {
   const language = params.language.toLowerCase();
   if (!market || !isLocaleCode(language)) return <NotFoundPage />;
   // A language the market does not offer: the country landing picks one it does.
-  if (!market.locales.includes(language)) return <Redirect to={`/${market.country}`} replace />;
+  if (!market.locales.includes(language)) return <Redirect to={marketPath(market.country)} replace />;
   const rest = (params['*'] ?? '').replace(/\/$/, '');
-  const screen = rest.toLowerCase() || 'start';
-  const canonical = `/${market.country}/${language}/${screen}`;
-  if (canonical !== `/${params.country}/${params.language}/${rest}`) return <Redirect to={canonical} replace />;
+  const screen = rest.toLowerCase() || FIRST_SCREEN;
+  const canonical = screenPath(market.country, language, screen);
+  if (canonical !== screenPath(params.country, params.language, rest)) return <Redirect to={canonical} replace />;
   return <LoadedLocale market={market} code={language} screen={screen} />;
 }
 

@@ -1,4 +1,5 @@
 import { findMarket } from '@selfie-mosaic/campaign';
+import { screenPath } from '@selfie-mosaic/contract';
 import { Redirect, useParams } from 'wouter';
 import { browserLanguages, localeCookie, marketForLocale, resolveLocale } from '../lib/locale';
 import { NotFoundPage } from './ErrorPages';
@@ -8,7 +9,7 @@ export function RootRedirect() {
   const languages = browserLanguages();
   const code = resolveLocale({ cookie: localeCookie(), languages });
   const market = marketForLocale(code, languages);
-  return <Redirect to={`/${market.country}/${code}/start`} replace />;
+  return <Redirect to={screenPath(market.country, code)} replace />;
 }
 
 /** `/:country`: a locale of that market by cookie, browser languages, en, else the market's first. */
@@ -16,5 +17,5 @@ export function CountryRedirect() {
   const market = findMarket(useParams<{ country: string }>().country);
   if (!market) return <NotFoundPage />;
   const code = resolveLocale({ cookie: localeCookie(), languages: browserLanguages() }, market.locales);
-  return <Redirect to={`/${market.country}/${code}/start`} replace />;
+  return <Redirect to={screenPath(market.country, code)} replace />;
 }

@@ -1,3 +1,4 @@
+import type { ScreenName } from '@selfie-mosaic/contract';
 import type { ComponentType } from 'react';
 
 type ScreenModule = Promise<{ default: ComponentType }>;
@@ -10,9 +11,7 @@ const IMPORTS = {
   photo: () => import('../features/camera/PhotoScreen') as ScreenModule,
   result: () => import('../features/result/ResultScreen') as ScreenModule,
   download: () => import('../features/download/DownloadScreen') as ScreenModule,
-} as const;
-
-export type ScreenName = keyof typeof IMPORTS;
+} as const satisfies Record<ScreenName, () => ScreenModule>;
 
 const loaded: Partial<Record<ScreenName, ComponentType>> = {};
 
@@ -47,7 +46,3 @@ export const NEXT_SCREENS: Record<ScreenName, readonly ScreenName[]> = {
   result: ['download'],
   download: [],
 };
-
-export function isScreenName(value: string | undefined): value is ScreenName {
-  return value !== undefined && Object.hasOwn(IMPORTS, value);
-}

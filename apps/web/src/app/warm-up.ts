@@ -1,6 +1,7 @@
 import { isLocaleCode } from '@selfie-mosaic/campaign';
+import { isScreenName, pagePathParts } from '@selfie-mosaic/contract';
 import { loadLocale } from '../lib/i18n';
-import { isScreenName, SCREENS } from './screens';
+import { SCREENS } from './screens';
 
 /**
  * Starts the first screen's chunk and the locale's copy together with the first render, instead of
@@ -8,7 +9,7 @@ import { isScreenName, SCREENS } from './screens';
  */
 export function warmUpRoute(pathname: string): void {
   // Lower-cased like the route it redirects to (`/GB/EN/start`).
-  const [, , language, screen] = pathname.toLowerCase().split('/');
+  const { language, screen } = pagePathParts(pathname.toLowerCase());
   if (isLocaleCode(language)) void loadLocale(language).catch(() => undefined);
   if (isScreenName(screen)) firstScreen = SCREENS[screen]().catch(() => undefined);
 }

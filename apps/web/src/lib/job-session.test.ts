@@ -1,4 +1,4 @@
-import type { QueueStatus, ResultResponse } from '@selfie-mosaic/contract';
+import { ARTWORK, type QueueStatus, type ResultResponse } from '@selfie-mosaic/contract';
 import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
 import type { StreamLike } from './job-monitor';
 import { JobSession } from './job-session';
@@ -8,8 +8,8 @@ const RESULT: ResultResponse = {
   job_id: '00000000-0000-4000-8000-000000000000',
   status: 'completed',
   file_path: '/files/token/artwork.jpg',
-  width: 1080,
-  height: 1350,
+  width: ARTWORK.width,
+  height: ARTWORK.height,
   expires_at: '2026-01-01T00:00:00.000Z',
 };
 

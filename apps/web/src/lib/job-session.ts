@@ -55,38 +55,29 @@ export class JobSession {
   async validateStoredJob(): Promise<boolean> {
     const jobId = this.store.getState().currentJobId;
     if (!jobId) return false;
-    let status: QueueStatus;
     try {
-      status = await this.deps.fetchStatus(jobId);
+      if (await this.resumeStoredJob(jobId)) return true;
     } catch (error) {
-      if (statusOf(error) === 404) {
-        this.reset();
-        return false;
-      }
       // The job may well exist: a network blip or overload must not throw away the visitor's work.
-      return true;
+      if (statusOf(error) !== 404) return true;
     }
+    // Gone (404), failed, or in a state there is nothing to follow in: the visitor starts afresh.
+    this.reset();
+    return false;
+  }
+
+  /** Shows a stored job's artwork or follows it again; false when it has neither. */
+  private async resumeStoredJob(jobId: string): Promise<boolean> {
+    const status = await this.deps.fetchStatus(jobId);
     if (status.status === 'completed') {
-      try {
-        this.complete(await this.deps.fetchResult(jobId));
-      } catch (error) {
-        if (statusOf(error) === 404) {
-          this.reset();
-          return false;
-        }
-      }
+      this.complete(await this.deps.fetchResult(jobId));
       return true;
-    }
-    if (status.status === 'failed') {
-      this.reset();
-      return false;
     }
     if (isActiveStatus(status.status)) {
       this.store.update({ queueStatus: status, isProcessing: true });
       this.monitorJob(jobId);
       return true;
     }
-    this.reset();
     return false;
   }
 

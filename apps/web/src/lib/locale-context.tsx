@@ -1,4 +1,5 @@
 import type { Locale } from '@selfie-mosaic/campaign';
+import type { ScreenName } from '@selfie-mosaic/contract';
 import type { i18n as I18n, TFunction } from 'i18next';
 import { createContext, useContext } from 'react';
 
@@ -13,7 +14,7 @@ export interface ActiveLocale {
   /** The market's minimum age, the same in each of its languages; null where it asks for "legal age". */
   minimumAge: number | null;
   /** Builds a path under this market and locale: `path('photo')` → `/de/de/photo`. */
-  path(screen: string): string;
+  path(screen: ScreenName): string;
 }
 
 export const LocaleContext = createContext<ActiveLocale | null>(null);

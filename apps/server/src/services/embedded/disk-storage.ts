@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, opendir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createResultToken, isResultToken } from '@selfie-mosaic/contract';
+import { PHOTOS, RESULTS } from '../storage-names.js';
 import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
 
-const TOKEN = /^[0-9a-f]{32}$/;
-const JOB_ID = /^[0-9a-f-]{36}$/;
-const RESULT_FILE = /^([0-9a-f]{32})\.jpg$/;
 /** Entries per page when listing (reconciliation). */
 const PAGE = 500;
 /** The health probe writes this much, about a photo and an artwork: less could pass and then fail again. */
@@ -24,8 +23,8 @@ export class DiskStorage implements FileStorage {
   private readonly partials: string;
 
   constructor(dataDir: string) {
-    this.photos = path.join(dataDir, 'photos');
-    this.results = path.join(dataDir, 'results');
+    this.photos = path.join(dataDir, PHOTOS.folder);
+    this.results = path.join(dataDir, RESULTS.folder);
     this.partials = path.join(dataDir, 'tmp');
   }
 
@@ -36,8 +35,7 @@ export class DiskStorage implements FileStorage {
   }
 
   async savePhoto(jobId: string, bytes: Buffer): Promise<string> {
-    if (!JOB_ID.test(jobId)) throw new Error(`Expected a job id for savePhoto but received ${jobId}`);
-    await this.writeAtomically(path.join(this.photos, jobId), bytes);
+    await this.writeAtomically(this.photoPath(jobId), bytes);
     return jobId;
   }
 
@@ -50,13 +48,13 @@ export class DiskStorage implements FileStorage {
   }
 
   async saveResult(bytes: Buffer): Promise<string> {
-    const token = randomBytes(16).toString('hex');
+    const token = createResultToken();
     await this.writeAtomically(this.resultPath(token), bytes);
     return token;
   }
 
   async openResult(token: string): Promise<StoredFile | undefined> {
-    if (!TOKEN.test(token)) return undefined;
+    if (!isResultToken(token)) return undefined;
     const file = this.resultPath(token);
     try {
       const { size } = await stat(file);
@@ -71,11 +69,11 @@ export class DiskStorage implements FileStorage {
   }
 
   listPhotos(): AsyncIterable<StoredEntry[]> {
-    return listFolder(this.photos, (name) => (JOB_ID.test(name) ? name : undefined));
+    return listFolder(this.photos, PHOTOS.keyOf);
   }
 
   listResults(): AsyncIterable<StoredEntry[]> {
-    return listFolder(this.results, (name) => RESULT_FILE.exec(name)?.[1]);
+    return listFolder(this.results, RESULTS.keyOf);
   }
 
   async removePartials(before: number): Promise<number> {
@@ -113,13 +111,11 @@ export class DiskStorage implements FileStorage {
   }
 
   private photoPath(key: string): string {
-    if (!JOB_ID.test(key)) throw new Error(`Expected a photo key but received ${key}`);
-    return path.join(this.photos, key);
+    return path.join(this.photos, PHOTOS.nameOf(key));
   }
 
   private resultPath(token: string): string {
-    if (!TOKEN.test(token)) throw new Error(`Expected a result token but received ${token}`);
-    return path.join(this.results, `${token}.jpg`);
+    return path.join(this.results, RESULTS.nameOf(token));
   }
 }
 

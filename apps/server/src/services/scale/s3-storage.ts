@@ -9,12 +9,9 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
+import { createResultToken, isResultToken } from '@selfie-mosaic/contract';
+import { PHOTOS, RESULTS, type StoredKind } from '../storage-names.js';
 import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
-
-const TOKEN = /^[0-9a-f]{32}$/;
-const JOB_ID = /^[0-9a-f-]{36}$/;
-const PHOTO_OBJECT = /^photos\/([0-9a-f-]{36})$/;
-const RESULT_OBJECT = /^results\/([0-9a-f]{32})\.jpg$/;
 
 export interface S3StorageOptions {
   bucket: string;
@@ -43,7 +40,6 @@ export class S3Storage implements FileStorage {
   }
 
   async savePhoto(jobId: string, bytes: Buffer): Promise<string> {
-    if (!JOB_ID.test(jobId)) throw new Error(`Expected a job id for savePhoto but received ${jobId}`);
     await this.put(photoKey(jobId), bytes, 'application/octet-stream');
     return jobId;
   }
@@ -58,13 +54,13 @@ export class S3Storage implements FileStorage {
   }
 
   async saveResult(bytes: Buffer): Promise<string> {
-    const token = randomBytes(16).toString('hex');
+    const token = createResultToken();
     await this.put(resultKey(token), bytes, 'image/jpeg');
     return token;
   }
 
   async openResult(token: string): Promise<StoredFile | undefined> {
-    if (!TOKEN.test(token)) return undefined;
+    if (!isResultToken(token)) return undefined;
     try {
       const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: resultKey(token) }));
       return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
@@ -79,11 +75,11 @@ export class S3Storage implements FileStorage {
   }
 
   listPhotos(): AsyncIterable<StoredEntry[]> {
-    return this.list('photos/', PHOTO_OBJECT);
+    return this.list(PHOTOS);
   }
 
   listResults(): AsyncIterable<StoredEntry[]> {
-    return this.list('results/', RESULT_OBJECT);
+    return this.list(RESULTS);
   }
 
   async removePartials(): Promise<number> {
@@ -103,11 +99,13 @@ export class S3Storage implements FileStorage {
     this.client.destroy();
   }
 
-  private async *list(prefix: string, name: RegExp): AsyncIterable<StoredEntry[]> {
+  /** The objects of one kind, a page at a time. */
+  private async *list(kind: StoredKind): AsyncIterable<StoredEntry[]> {
+    const prefix = `${kind.folder}/`;
     for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: prefix })) {
       const entries: StoredEntry[] = [];
       for (const object of page.Contents ?? []) {
-        const key = name.exec(object.Key ?? '')?.[1];
+        const key = kind.keyOf((object.Key ?? '').slice(prefix.length));
         if (key) entries.push({ key, modifiedAt: object.LastModified?.getTime() ?? 0 });
       }
       yield entries;
@@ -121,12 +119,9 @@ export class S3Storage implements FileStorage {
   }
 }
 
-function photoKey(key: string): string {
-  if (!JOB_ID.test(key)) throw new Error(`Expected a photo key but received ${key}`);
-  return `photos/${key}`;
+function objectKey(kind: StoredKind, key: string): string {
+  return `${kind.folder}/${kind.nameOf(key)}`;
 }
 
-function resultKey(token: string): string {
-  if (!TOKEN.test(token)) throw new Error(`Expected a result token but received ${token}`);
-  return `results/${token}.jpg`;
-}
+const photoKey = (jobId: string) => objectKey(PHOTOS, jobId);
+const resultKey = (token: string) => objectKey(RESULTS, token);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ARTWORK, RESULT_TTL_MS } from '@selfie-mosaic/contract';
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { facePhoto } from '../../test/fixtures.js';
 import { Client, modeEnv, startTestServer } from '../../test/harness.js';
 import { describeStorageContract } from '../../test/storage-contract.js';
 import { DiskStorage } from '../embedded/disk-storage.js';
+import { RESULTS } from '../storage-names.js';
 import { S3Storage } from './s3-storage.js';
 
 describeStorageContract('shared directory', async () => {
@@ -73,11 +75,15 @@ it('serves an artwork that a scale-mode server rendered into an S3 bucket', asyn
     expect(file.status).toBe(200);
     const jpeg = Buffer.from(await file.arrayBuffer());
     expect(Number(file.headers.get('content-length'))).toBe(jpeg.length);
-    expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 1080, height: 1350 });
-    const token = filePath.slice('/files/'.length, -'.jpg'.length);
+    expect(await sharp(jpeg).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: ARTWORK.width,
+      height: ARTWORK.height,
+    });
+    const token = RESULTS.keyOf(path.posix.basename(filePath)) ?? '';
     expect((await bucketView.openResult(token))?.size).toBe(jpeg.length);
     // Retention works on the bucket too: once swept, the artwork is gone.
-    await server.app.services.sweep(Date.now() + 25 * 60 * 60 * 1000);
+    await server.app.services.sweep(Date.now() + RESULT_TTL_MS + 60 * 60 * 1000);
     expect((await fetch(`${server.url}${filePath}`)).status).toBe(404);
     expect(await bucketView.openResult(token)).toBeUndefined();
   } finally {

@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { ageCopy, useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
 import { sessionStore } from '../../lib/session';
+import { Button } from '../../lib/ui/Button';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 
 /** Screen 1: the age gate (docs/product.md#start). Yes goes on to the terms, No to the exit page. */
@@ -45,12 +46,12 @@ export default function StartScreen() {
           <p className="lead">{ageCopy(t, minimumAge, 'start.residence', { country: countryName })}</p>
         )}
         <div className="actions actions--split">
-          <button type="button" className="button" onClick={() => answer('yes')} data-testid="age-yes">
+          <Button onClick={() => answer('yes')} testId="age-yes">
             {t('start.yes')}
-          </button>
-          <button type="button" className="button button--ghost" onClick={() => answer('no')} data-testid="age-no">
+          </Button>
+          <Button variant="ghost" onClick={() => answer('no')} testId="age-no">
             {t('start.no')}
-          </button>
+          </Button>
         </div>
       </section>
       <section className="card care" aria-labelledby="we-care">

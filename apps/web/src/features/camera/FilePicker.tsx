@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { buttonClass } from '../../lib/ui/Button';
 
 interface FilePickerProps {
   label: string;
@@ -24,7 +25,7 @@ export function FilePicker({ label, onFile, primary = true }: FilePickerProps) {
           if (file) onFile(file);
         }}
       />
-      <label htmlFor={id} className={primary ? 'button' : 'button button--ghost'}>
+      <label htmlFor={id} className={buttonClass(primary ? 'primary' : 'ghost')}>
         {label}
       </label>
     </>

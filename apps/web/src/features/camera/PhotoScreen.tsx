@@ -7,6 +7,7 @@ import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
 import { isRetake } from '../../lib/retake';
 import { sessionStore, useSession } from '../../lib/session';
+import { Button } from '../../lib/ui/Button';
 import { Countdown } from './Countdown';
 import { cameraErrorKey, canUseLiveCamera } from './camera-errors';
 import { fileToUpload, toJpeg } from './capture';
@@ -77,6 +78,8 @@ export default function PhotoScreen() {
     setPhoto({ blob, url: URL.createObjectURL(blob) });
     setStage('review');
   }, []);
+  /** A photo from the gallery or the system camera goes through the same downscale as a capture. */
+  const keepPickedFile = (file: File) => void fileToUpload(file).then(keepPhoto);
 
   const capture = useCallback(async () => {
     const video = camera.videoRef.current;
@@ -195,77 +198,54 @@ export default function PhotoScreen() {
 
       <div className="actions">
         {stage === 'permission' && (
-          <button type="button" className="button" onClick={() => void openCamera('user')} data-testid="camera-allow">
+          <Button onClick={() => void openCamera('user')} testId="camera-allow">
             {t('photo.allowCamera')}
-          </button>
+          </Button>
         )}
         {stage === 'live' && (
           <>
-            <button
-              type="button"
-              className="button"
-              onClick={() => setStage('countdown')}
-              disabled={!camera.live}
-              data-testid="photo-take"
-            >
+            <Button onClick={() => setStage('countdown')} disabled={!camera.live} testId="photo-take">
               {t('photo.takePhoto')}
-            </button>
-            <button
-              type="button"
-              className="button button--ghost"
-              onClick={() => void switchCamera()}
-              data-testid="camera-switch"
-            >
+            </Button>
+            <Button variant="ghost" onClick={() => void switchCamera()} testId="camera-switch">
               {t('photo.switchCamera')}
-            </button>
+            </Button>
           </>
         )}
         {(stage === 'review' || stage === 'uploadFailed') && photo && (
           <>
-            <button type="button" className="button" onClick={() => void upload()} data-testid="photo-continue">
+            <Button onClick={() => void upload()} testId="photo-continue">
               {stage === 'uploadFailed' ? t('photo.tryAgain') : t('photo.continue')}
-            </button>
+            </Button>
             {liveCamera ? (
-              <button type="button" className="button button--ghost" onClick={redo} data-testid="photo-redo">
+              <Button variant="ghost" onClick={redo} testId="photo-redo">
                 {t('photo.redo')}
-              </button>
+              </Button>
             ) : (
-              <FilePicker
-                label={t('photo.redo')}
-                onFile={(file) => void fileToUpload(file).then(keepPhoto)}
-                primary={false}
-              />
+              <FilePicker label={t('photo.redo')} onFile={keepPickedFile} primary={false} />
             )}
           </>
         )}
         {stage === 'consentLost' && (
-          <button
-            type="button"
-            className="button"
+          <Button
             onClick={() => {
               sessionStore.reset();
               navigate(path('start'));
             }}
-            data-testid="photo-start-over"
+            testId="photo-start-over"
           >
             {t('exit.back')}
-          </button>
+          </Button>
         )}
         {stage === 'cameraError' && (
           <>
-            <button type="button" className="button" onClick={() => void openCamera()} data-testid="camera-retry">
+            <Button onClick={() => void openCamera()} testId="camera-retry">
               {t('photo.tryAgain')}
-            </button>
-            <FilePicker
-              label={t('photo.chooseFile')}
-              onFile={(file) => void fileToUpload(file).then(keepPhoto)}
-              primary={false}
-            />
+            </Button>
+            <FilePicker label={t('photo.chooseFile')} onFile={keepPickedFile} primary={false} />
           </>
         )}
-        {!liveCamera && !photo && (
-          <FilePicker label={t('photo.chooseFile')} onFile={(file) => void fileToUpload(file).then(keepPhoto)} />
-        )}
+        {!liveCamera && !photo && <FilePicker label={t('photo.chooseFile')} onFile={keepPickedFile} />}
       </div>
     </section>
   );

@@ -1,12 +1,13 @@
-import { Link } from 'wouter';
 import { artworkDownloadUrl } from '../../lib/job-api';
 import { useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
 import { useSession } from '../../lib/session';
+import { ArtworkImage } from '../../lib/ui/ArtworkImage';
+import { StartOverLink } from '../../lib/ui/StartOverLink';
 
 /** The artwork on its own, for browsers that cannot save a download: press and hold, or the button. */
 export default function DownloadScreen() {
-  const { t, path } = useLocale();
+  const { t } = useLocale();
   const { processedImage } = useSession();
   usePageMeta(t('download.title'));
 
@@ -17,20 +18,14 @@ export default function DownloadScreen() {
           {t('download.heading')}
         </h1>
         <p className="lead">{t('download.missing')}</p>
-        <div className="actions">
-          <Link className="button" to={path('start')}>
-            {t('download.backToStart')}
-          </Link>
-        </div>
+        <StartOverLink label={t('download.backToStart')} />
       </section>
     );
   }
 
   return (
     <section className="screen download" aria-labelledby="download-heading">
-      <figure className="artwork">
-        <img src={processedImage} alt={t('result.artworkAlt')} width={1080} height={1350} data-testid="artwork" />
-      </figure>
+      <ArtworkImage src={processedImage} alt={t('result.artworkAlt')} />
       <h1 id="download-heading" className="display">
         {t('download.heading')}
       </h1>

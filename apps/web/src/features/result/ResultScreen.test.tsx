@@ -1,4 +1,4 @@
-import type { QueueStatus } from '@selfie-mosaic/contract';
+import { ARTWORK, type QueueStatus } from '@selfie-mosaic/contract';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jobSession } from '../../lib/job';
@@ -52,8 +52,8 @@ beforeEach(() => {
     job_id: JOB,
     status: 'completed',
     file_path: '/files/t.jpg',
-    width: 1080,
-    height: 1350,
+    width: ARTWORK.width,
+    height: ARTWORK.height,
     expires_at: '2026-01-01T00:00:00Z',
   });
   // A visitor back after a reload: the saved copy holds the job, the page knows nothing else.

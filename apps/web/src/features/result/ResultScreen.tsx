@@ -9,6 +9,8 @@ import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
 import { RETAKE_STATE } from '../../lib/retake';
 import { useSession } from '../../lib/session';
+import { ArtworkImage } from '../../lib/ui/ArtworkImage';
+import { Button } from '../../lib/ui/Button';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 import { QueueProgress } from './QueueProgress';
 import { canShareFiles, fetchArtworkFile, shareArtwork } from './share';
@@ -57,9 +59,7 @@ export default function ResultScreen() {
           {messageText(t, session.error)}
         </p>
         <div className="actions">
-          <button type="button" className="button" onClick={newPhoto}>
-            {t('result.takeNewPhoto')}
-          </button>
+          <Button onClick={newPhoto}>{t('result.takeNewPhoto')}</Button>
         </div>
       </section>
     );
@@ -121,16 +121,11 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
 
   return (
     <section className="screen result result--done" aria-labelledby="result-heading">
-      <figure className="artwork">
-        <img
-          src={imageUrl}
-          alt={t('result.artworkAlt')}
-          width={1080}
-          height={1350}
-          onError={() => setProblem(t('messages.downloadFailed'))}
-          data-testid="artwork"
-        />
-      </figure>
+      <ArtworkImage
+        src={imageUrl}
+        alt={t('result.artworkAlt')}
+        onError={() => setProblem(t('messages.downloadFailed'))}
+      />
       <h1 id="result-heading" className="display" ref={headingRef} tabIndex={-1}>
         {t('result.doneHeading')}
       </h1>
@@ -148,18 +143,13 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
           {t('result.download')}
         </a>
         {shareable && (
-          <button
-            type="button"
-            className="button button--ghost"
-            onClick={() => void share()}
-            data-testid="result-share"
-          >
+          <Button variant="ghost" onClick={() => void share()} testId="result-share">
             {t('result.share')}
-          </button>
+          </Button>
         )}
-        <button type="button" className="button button--quiet" onClick={onRestart} data-testid="result-restart">
+        <Button variant="quiet" onClick={onRestart} testId="result-restart">
           {t('result.restart')}
-        </button>
+        </Button>
       </div>
     </section>
   );

@@ -6,6 +6,7 @@ import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
 import { sessionStore, useSession } from '../../lib/session';
+import { Button } from '../../lib/ui/Button';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 
 /**
@@ -103,16 +104,9 @@ export default function CuriousScreen() {
         {problem?.text}
       </p>
       <div className="actions">
-        <button
-          type="button"
-          className="button"
-          onClick={onContinue}
-          disabled={sending}
-          aria-busy={sending}
-          data-testid="consent-continue"
-        >
+        <Button onClick={onContinue} disabled={sending} busy={sending} testId="consent-continue">
           {t('curious.continue')}
-        </button>
+        </Button>
       </div>
     </section>
   );

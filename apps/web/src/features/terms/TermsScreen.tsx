@@ -1,6 +1,7 @@
 import { useLocation } from 'wouter';
 import { useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
+import { Button } from '../../lib/ui/Button';
 
 /** Screen 4: the terms and conditions, headed by the question whether we may use the photo. */
 export default function TermsScreen() {
@@ -21,9 +22,9 @@ export default function TermsScreen() {
         <p>{t('terms.noIp')}</p>
       </div>
       <div className="actions">
-        <button type="button" className="button button--ghost" onClick={() => navigate(path('curious'))}>
+        <Button variant="ghost" onClick={() => navigate(path('curious'))}>
           {t('terms.back')}
-        </button>
+        </Button>
       </div>
     </article>
   );
