@@ -20,7 +20,7 @@ export interface FaceGeometry {
 }
 
 /** FaceMesh indices (MediaPipe's canonical face mesh). */
-export const MESH = {
+const MESH = {
   mouthLeft: 61,
   mouthRight: 291,
   upperLip: 13,
@@ -30,7 +30,7 @@ export const MESH = {
 } as const;
 
 /** FaceMesh eye contours (16 points each). */
-export const EYE_CONTOURS = {
+const EYE_CONTOURS = {
   right: [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
   left: [263, 249, 390, 373, 374, 380, 381, 382, 362, 398, 384, 385, 386, 387, 388, 466],
 } as const;

@@ -5,7 +5,7 @@ import type { App, Services } from './context.js';
 
 const FILE_NAME = /^([0-9a-f]{32})\.jpg$/;
 
-export function resultPath(token: string): string {
+function resultPath(token: string): string {
   return `/files/${token}.jpg`;
 }
 
