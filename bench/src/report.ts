@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-export const benchmarksFile = resolve(import.meta.dirname, '../../BENCHMARKS.md');
+const benchmarksFile = resolve(import.meta.dirname, '../../BENCHMARKS.md');
 
 const preamble = `# Benchmarks
 

@@ -5,7 +5,7 @@ import type { RunningServer } from '../../e2e/support/server-process.js';
  * Opens `count` raw event-stream connections spread over `jobIds` (500 at a time) and resolves once
  * every one has its first message, with a function that closes them all.
  */
-export function openStreams(url: string, jobIds: string[], count: number): Promise<() => void> {
+function openStreams(url: string, jobIds: string[], count: number): Promise<() => void> {
   const closers: (() => void)[] = [];
   let opened = 0;
   return new Promise((done, fail) => {

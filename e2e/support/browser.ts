@@ -58,5 +58,3 @@ export async function openPhone(options: {
   const page = await context.newPage();
   return { browser, context, page, close: () => browser.close() };
 }
-
-export type { Page };

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const cacheDir = resolve(here, '../.cache');
+const cacheDir = resolve(here, '../.cache');
 
 /** A real face for the fake camera: one woman looking into the lens, cropped from face-api's demo photos. */
 function sourcePhoto(): string {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { screenPath } from '@selfie-mosaic/contract';
 import type { Page, Route } from 'playwright-core';
 import sharp from 'sharp';

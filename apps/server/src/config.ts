@@ -8,8 +8,8 @@ import { z } from 'zod';
 const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export const ROLES = ['all', 'api', 'worker'] as const;
-export type Role = (typeof ROLES)[number];
+const ROLES = ['all', 'api', 'worker'] as const;
+type Role = (typeof ROLES)[number];
 
 /**
  * Far above what a browser needs (6 per host, plus event streams) yet far below what exhausts the
@@ -127,8 +127,6 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
   if (env.HEADERS_TIMEOUT > env.REQUEST_TIMEOUT) problem('HEADERS_TIMEOUT', 'must not exceed REQUEST_TIMEOUT');
 });
 
-export type Env = z.input<typeof envSchema>;
-
 export type StorageConfig =
   | { kind: 'directory'; dir: string }
   | { kind: 's3'; bucket: string; endpoint: string | undefined; region: string };
@@ -231,9 +229,3 @@ function parseTrustProxy(value: string): Config['trustProxy'] {
   }
   return value;
 }
-
-/** Names, defaults and meanings, for the README table and `--help`-style listings. */
-export const CONFIG_VARIABLES = Object.entries(envSchema.shape).map(([name, schema]) => ({
-  name,
-  meaning: schema.description ?? '',
-}));

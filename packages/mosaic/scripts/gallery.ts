@@ -4,13 +4,13 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { loadModels } from '../src/index.js';
 import { renderDetailed } from '../src/render.js';
 import { closeCrop, PORTRAIT_NAMES, portrait } from '../src/testing/photos.js';
 
 const out = join(import.meta.dirname, '..', '..', '..', 'docs', 'gallery');
-const thumb = (input: sharp.Sharp) => input.resize(540, 675).jpeg({ quality: 84, mozjpeg: true }).toBuffer();
+const thumb = (input: Sharp) => input.resize(540, 675).jpeg({ quality: 84, mozjpeg: true }).toBuffer();
 
 await mkdir(out, { recursive: true });
 await loadModels();

@@ -24,7 +24,9 @@ const FRAME_INSET = 6;
 function isPatternOrGrout(pixel: number[], pattern: number[][], grout: number[]): boolean {
   if (pixel.every((v, c) => Math.abs(v - (grout[c] as number)) <= 2)) return true;
   return pattern.some((colour) => {
-    const channel = [0, 1, 2].filter((c) => (pixel[c] as number) < 255).sort((a, b) => colour[b] - colour[a])[0];
+    const channel = [0, 1, 2]
+      .filter((c) => (pixel[c] as number) < 255)
+      .sort((a, b) => (colour[b] as number) - (colour[a] as number))[0];
     if (channel === undefined || (colour[channel] as number) < 8) return false;
     const light = (pixel[channel] as number) / (colour[channel] as number);
     if (light < 0.8 || light > 1.2) return false;

@@ -55,7 +55,7 @@ export async function openPhoto(input: Uint8Array): Promise<Photo> {
       throw new MosaicRefusal('unreadable_image', errorText(error));
     }
   };
-  const size = fit(width, height, MAX_SIDE);
+  const size = scaledToFit(width, height, MAX_SIDE);
   // Only JPEG decodes cheaply at a reduced size; other formats are decoded once and resized.
   return format === 'jpeg' ? { ...size, at: decode } : keepDecoded(await decode(MAX_SIDE));
 }
@@ -72,7 +72,7 @@ function keepDecoded(full: RgbImage): Photo {
   return { width: full.width, height: full.height, at };
 }
 
-function fit(width: number, height: number, maxSide: number): { width: number; height: number } {
+function scaledToFit(width: number, height: number, maxSide: number): { width: number; height: number } {
   const scale = Math.min(1, maxSide / Math.max(width, height));
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }

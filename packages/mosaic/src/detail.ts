@@ -185,7 +185,7 @@ function sobel(v: Float32Array, width: number, height: number): Float32Array {
 }
 
 /** Separable box blur of the given radius, edges clamped, with running sums. */
-export function blur(v: Float32Array, width: number, height: number, radius: number): Float32Array {
+function blur(v: Float32Array, width: number, height: number, radius: number): Float32Array {
   const tmp = new Float32Array(width * height);
   const out = new Float32Array(width * height);
   const norm = 1 / (2 * radius + 1);

@@ -17,6 +17,8 @@ import { ssim } from './testing/ssim.js';
 /** face-api's 68-point groups the brief names: eyes, nose and mouth. */
 const FEATURE_POINTS = [...range(36, 48), ...range(27, 36), ...range(48, 68)];
 const REDUCED: [number, number] = [LAYOUT.width / 10, LAYOUT.height / 10];
+/** The channel indices of an RGB pixel, typed so indexing a colour triple needs no check. */
+const RGB = [0, 1, 2] as const;
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from }, (_, i) => from + i);
@@ -157,12 +159,12 @@ describe.each(PORTRAIT_NAMES)('artwork of %s', (name) => {
         if (!colour) continue;
         const pixel = [painted[i * 3], painted[i * 3 + 1], painted[i * 3 + 2]] as [number, number, number];
         // The brightness factor, read from the strongest channel that did not clip at white.
-        const channel = [0, 1, 2].filter((c) => pixel[c] < 255).sort((a, b) => colour[b] - colour[a])[0];
+        const channel = RGB.filter((c) => pixel[c] < 255).sort((a, b) => colour[b] - colour[a])[0];
         if (channel === undefined || colour[channel] < 8) continue;
         const light = pixel[channel] / colour[channel];
         expect(light).toBeGreaterThan(0.75);
         expect(light).toBeLessThan(1.25);
-        for (let c = 0; c < 3; c++) {
+        for (const c of RGB) {
           expect(Math.abs(pixel[c] - Math.min(255, colour[c] * light))).toBeLessThanOrEqual(2.5);
         }
         checked++;

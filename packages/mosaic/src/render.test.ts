@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
+import sharp, { type Region } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadModels, MosaicRefusal, render } from './index.js';
 import { renderDetailed } from './render.js';
@@ -81,7 +81,7 @@ describe('render', () => {
   it('switches to the dark black label frame and background', async () => {
     const standard = await renderDetailed(photo);
     const dark = await renderDetailed(photo, { blacklabel: true });
-    const meanOf = async (jpeg: Buffer, region: sharp.Region) => {
+    const meanOf = async (jpeg: Buffer, region: Region) => {
       const pixels = await sharp(jpeg).extract(region).raw().toBuffer();
       return pixels.reduce((sum, v) => sum + v, 0) / pixels.byteLength;
     };

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { App, Services } from './context.js';
 
 /** The browser family is all that is kept of a user agent: enough for reach, too little to fingerprint. */
-export function browserFamily(userAgent: string | null | undefined): string {
+function browserFamily(userAgent: string | null | undefined): string {
   if (!userAgent) return 'unknown';
   if (/\b(FBAN|FBAV|FB_IAB)\b/.test(userAgent)) return 'Facebook in-app';
   if (/\bInstagram\b/.test(userAgent)) return 'Instagram in-app';

@@ -7,7 +7,7 @@ import type { App, Services } from './context.js';
 /** A browser may keep the artwork as long as the service keeps it by default. */
 const ARTWORK_CACHE_CONTROL = `private, max-age=${RESULT_TTL_MS / 1000}, immutable`;
 
-export function resultPath(token: string): string {
+function resultPath(token: string): string {
   return `/files/${RESULTS.nameOf(token)}`;
 }
 

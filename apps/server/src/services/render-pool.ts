@@ -22,7 +22,7 @@ export interface RenderPool {
  * The render process runs compiled JavaScript from dist even when the server itself runs from source
  * (tests), so the engine loads exactly as it does in production.
  */
-export function renderHostFile(): string {
+function renderHostFile(): string {
   const here = fileURLToPath(new URL('../worker/render-host.js', import.meta.url));
   const compiled = here.replace(/([\\/])src([\\/])worker([\\/])/, '$1dist$2worker$3');
   if (!existsSync(compiled)) {

@@ -1,6 +1,6 @@
 /** Polls builds/latest.json and reports when a build other than the running one was deployed. */
 
-export const BUILD_CHECK_INTERVAL_MS = 5 * 60 * 1000;
+const BUILD_CHECK_INTERVAL_MS = 5 * 60 * 1000;
 
 interface BuildCheckDeps {
   currentBuildId: string;

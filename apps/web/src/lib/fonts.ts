@@ -30,7 +30,7 @@ const SCRIPT_FONTS: Partial<Record<string, ScriptFonts>> = {
 };
 
 /** Which lazy font module a locale needs, if any: Arabic for right-to-left, else by language. */
-export function scriptFontsFor(locale: Pick<Locale, 'code' | 'dir'>): ScriptFonts | undefined {
+function scriptFontsFor(locale: Pick<Locale, 'code' | 'dir'>): ScriptFonts | undefined {
   return locale.dir === 'rtl' ? ARABIC : SCRIPT_FONTS[locale.code];
 }
 

@@ -17,7 +17,7 @@ export function retriesFor(method: string | undefined): number {
  * The app's HTTP client: ofetch with the retry policy (docs/product.md#talking-to-the-api), no default timeout, and
  * the double-submit XSRF header on every request that changes something.
  */
-export const http = ofetch.create({
+const http = ofetch.create({
   retryStatusCodes: [...HTTP_RETRY.statusCodes],
   onRequest({ options }) {
     const method = (options.method ?? 'GET').toUpperCase();

@@ -25,7 +25,7 @@ function loaderFor(code: string) {
 }
 
 /** `{n}` of the contract's queue messages in i18next's `{{n}}` syntax. */
-export function toI18nextPlaceholders(text: string): string {
+function toI18nextPlaceholders(text: string): string {
   return text.replace(/\{(\w+)\}/g, '{{$1}}');
 }
 
@@ -103,8 +103,4 @@ export function loadLocale(code: LocaleCode): Promise<LoadedLocale> {
     loading.set(code, pending);
   }
   return pending;
-}
-
-export function availableLocaleFiles(): string[] {
-  return Object.keys(loaders).map((path) => path.replace('../locales/', '').replace('.json', ''));
 }

@@ -1,5 +1,4 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
-import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter } from 'kysely';
 
 /**
  * Numbered migrations for SQLite and PostgreSQL alike, applied once each by Kysely's Migrator (which

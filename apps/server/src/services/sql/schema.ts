@@ -22,7 +22,7 @@ export interface JobsTable {
   expires_at: number | string | null;
 }
 
-export interface ConsentsTable {
+interface ConsentsTable {
   id: string;
   session_id: string | null;
   country_iso: string;
@@ -32,7 +32,7 @@ export interface ConsentsTable {
   created_at: string;
 }
 
-export interface PageviewsTable {
+interface PageviewsTable {
   id: Generated<number>;
   country_iso: string;
   language: string;
@@ -41,7 +41,7 @@ export interface PageviewsTable {
   created_at: string;
 }
 
-export interface StorageProbeTable {
+interface StorageProbeTable {
   id: number;
   probed_at: number | string;
 }

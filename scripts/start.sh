@@ -1,0 +1,20 @@
+#!/bin/sh
+# `npm start`: build what the server serves, then run it. The compilers' own output shows only with
+# VERBOSE=1, or when the build fails (so the reason is on screen).
+set -eu
+cd "$(dirname "$0")/.."
+if [ -n "${VERBOSE:-}" ]; then
+  npm run build
+else
+  echo 'Building the packages and the server (tsc) and the web app (vite); VERBOSE=1 shows their output…'
+  started=$(date +%s)
+  log=$(mktemp)
+  if ! npm run build --silent >"$log" 2>&1; then
+    cat "$log"
+    rm -f "$log"
+    exit 1
+  fi
+  rm -f "$log"
+  echo "Built in $(($(date +%s) - started)) s. Starting the server (PORT=${PORT:-3000}):"
+fi
+exec node apps/server/dist/server.js
