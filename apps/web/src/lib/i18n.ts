@@ -25,7 +25,7 @@ function loaderFor(code: string) {
 }
 
 /** `{n}` of the contract's queue messages in i18next's `{{n}}` syntax. */
-function toI18nextPlaceholders(text: string): string {
+function toI18nextVariables(text: string): string {
   return text.replace(/\{(\w+)\}/g, '{{$1}}');
 }
 
@@ -36,7 +36,7 @@ function toI18nextPlaceholders(text: string): string {
  */
 export function mergeEnglish(ui: Resources): Resources {
   const queue = Object.fromEntries(
-    Object.entries(QUEUE_MESSAGES).map(([key, text]) => [key, toI18nextPlaceholders(text)]),
+    Object.entries(QUEUE_MESSAGES).map(([key, text]) => [key, toI18nextVariables(text)]),
   );
   return { ...ui, messages: { ...MESSAGES }, queue, errors: { ...ERROR_MESSAGES } };
 }

@@ -19,7 +19,7 @@ function flatten(tree: Tree, prefix = ''): Map<string, unknown> {
   return entries;
 }
 
-const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+const variables = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 /** Components such as the consent line's `<terms>…</terms>`: each language places them, none may drop one. */
 const components = (text: string) => [...text.matchAll(/<(\w+)>/g)].map((m) => m[1]).sort();
 const reference = flatten(mergeEnglish(english) as Tree);
@@ -59,10 +59,10 @@ function problemsOf(code: LocaleCode, translated: Map<string, unknown>): string[
     }
     // A singular, dual or zero form may spell its number out ("one second", «ثانيتين»); `other` never does.
     const spelledOut = PLURAL_SUFFIX.test(key) && !key.endsWith('_other');
-    const wanted = placeholders(english).filter((name) => !(spelledOut && name === 'count'));
-    const found = placeholders(text).filter((name) => !(spelledOut && name === 'count'));
+    const wanted = variables(english).filter((name) => !(spelledOut && name === 'count'));
+    const found = variables(text).filter((name) => !(spelledOut && name === 'count'));
     if (JSON.stringify(found) !== JSON.stringify(wanted)) {
-      problems.push(`${key}: placeholders ${found.join(',') || 'none'} instead of ${wanted.join(',') || 'none'}`);
+      problems.push(`${key}: interpolation variables ${found.join(',') || 'none'} instead of ${wanted.join(',') || 'none'}`);
     }
     if (JSON.stringify(components(text)) !== JSON.stringify(components(english))) {
       problems.push(
@@ -89,7 +89,7 @@ describe.each(LOCALE_CODES.filter((code) => code !== 'en'))('locale %s', (code) 
     expect(fileOf(code), `apps/web/src/locales/${code}.json is missing`).toBeDefined();
   });
 
-  it('has every key of en (messages and queue included) in its own plural forms, none empty, same placeholders', () => {
+  it('has every key of en (messages and queue included) in its own plural forms, none empty, same interpolation variables', () => {
     expect(problemsOf(code, flatten(fileOf(code) ?? {}))).toEqual([]);
   });
 });
@@ -123,7 +123,7 @@ describe('plural forms', () => {
 });
 
 describe('English copy', () => {
-  it('takes the visitor and queue messages from the contract, with i18next placeholders', () => {
+  it('takes the visitor and queue messages from the contract, with i18next interpolation', () => {
     expect(reference.get('messages.cameraNotFound')).toBe('No camera found. Please ensure your device has a camera.');
     expect(reference.get('queue.position')).toBe('You are in queue position {{n}}');
     expect(reference.get('queue.heavyLoad')).toBe('Server is under heavy load, please wait...');
