@@ -62,7 +62,9 @@ function problemsOf(code: LocaleCode, translated: Map<string, unknown>): string[
     const wanted = variables(english).filter((name) => !(spelledOut && name === 'count'));
     const found = variables(text).filter((name) => !(spelledOut && name === 'count'));
     if (JSON.stringify(found) !== JSON.stringify(wanted)) {
-      problems.push(`${key}: interpolation variables ${found.join(',') || 'none'} instead of ${wanted.join(',') || 'none'}`);
+      problems.push(
+        `${key}: interpolation variables ${found.join(',') || 'none'} instead of ${wanted.join(',') || 'none'}`,
+      );
     }
     if (JSON.stringify(components(text)) !== JSON.stringify(components(english))) {
       problems.push(
