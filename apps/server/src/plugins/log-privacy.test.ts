@@ -1,7 +1,7 @@
 import { XSRF } from '@selfie-mosaic/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
-import { Client, newSessionId, startTestServer, type TestServer } from '../test/harness.js';
+import { Client, consentRequest, newSessionId, startTestServer, type TestServer } from '../test/harness.js';
 import { rawExchange } from '../test/raw-http.js';
 
 const FORWARDED_FOR = '203.0.113.77';
@@ -41,14 +41,7 @@ describe('logs at trace level', () => {
     const headers = visitorHeaders();
     const token = client.xsrfHeaders[XSRF.header] as string;
     const sessionId = newSessionId();
-    const consentBody = JSON.stringify({
-      country_iso: 'DE',
-      language: 'de',
-      question_answer: 'yes',
-      consent_given: true,
-      ip_address: null,
-      user_session_id: sessionId,
-    });
+    const consentBody = JSON.stringify(consentRequest(sessionId));
     const json = { ...headers, 'content-type': 'application/json' };
     expect(
       (await fetch(`${server.url}/api/consent`, { method: 'POST', headers: json, body: consentBody })).status,

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
 import { Client, freePort, startTestServer, type TestServer } from '../test/harness.js';
+import { spawnServer, waitForReady } from '../test/server-process.js';
 import { createBackend } from './create-backend.js';
 
 let server: TestServer | undefined;
@@ -46,35 +45,6 @@ it('completes all 20 queued jobs when the server is stopped mid-way and started 
   for (const id of ids) final.push(await client.waitUntilFinal(id));
   expect(final.map((s) => s.status)).toEqual(Array(20).fill('completed'));
 }, 600_000);
-
-/** The built server as its own process, so it can be killed without a chance to clean up. */
-function spawnServer(dir: string, port: number): ChildProcess {
-  return spawn(process.execPath, [fileURLToPath(new URL('../../dist/server.js', import.meta.url))], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dir,
-      WORKERS: '1',
-      LOG_LEVEL: 'silent',
-      WEB_DIST: path.join(dir, 'no-web-build'),
-    },
-    stdio: 'ignore',
-  });
-}
-
-async function waitForReady(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server not ready');
-}
 
 it('loses no job when the server process is killed (SIGKILL) mid-job', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-kill-'));

@@ -46,6 +46,15 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 
 const readyz = async (url: string) => (await fetch(`${url}/readyz`)).status;
 
+/** Once the server is ready: a visitor whose consent is recorded, with a selfie to upload. */
+async function consentedVisitor(url: string) {
+  await waitFor('ready', async () => (await readyz(url)) === 200);
+  const client = await new Client(url).init();
+  const sessionId = newSessionId();
+  expect((await client.consent(sessionId)).status).toBe(201);
+  return { client, sessionId, photo: await facePhoto() };
+}
+
 it('leaves no partial photo or artwork when the disk fills during the write', async ({ skip }) => {
   const tiny = mount(skip, 2);
   const storage = new DiskStorage(tiny.dir);
@@ -70,11 +79,7 @@ it('answers uploads 507 while the disk is full, is not ready, and resumes by its
   const tiny = mount(skip, 32);
   server = await startTestServer({}, { dataDir: path.join(tiny.dir, 'data') });
   const { url, dataDir } = server;
-  await waitFor('ready', async () => (await readyz(url)) === 200);
-  const client = await new Client(url).init();
-  const sessionId = newSessionId();
-  expect((await client.consent(sessionId)).status).toBe(201);
-  const photo = await facePhoto();
+  const { client, sessionId, photo } = await consentedVisitor(url);
   const upload = () => client.upload({ user_session_id: sessionId }, { bytes: photo });
 
   // Room for half the photo: the write starts, then the kernel refuses the rest.
@@ -132,11 +137,7 @@ it('keeps running when the disk fills during renders, and completes every job on
 it('answers 503 while another process holds the database locked, and resumes when it lets go', async () => {
   server = await startTestServer();
   const { url, dataDir } = server;
-  await waitFor('ready', async () => (await readyz(url)) === 200);
-  const client = await new Client(url).init();
-  const sessionId = newSessionId();
-  expect((await client.consent(sessionId)).status).toBe(201);
-  const photo = await facePhoto();
+  const { client, sessionId, photo } = await consentedVisitor(url);
 
   // A real lock from another connection: the server's writes wait their busy timeout (5 s), then fail.
   const locker = new Database(path.join(dataDir, 'selfie-mosaic.sqlite'));

@@ -1,14 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createResultToken } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
 import { Client, freePort, newSessionId } from '../test/harness.js';
+import { spawnServer, waitForReady } from '../test/server-process.js';
 import { RESULTS } from './storage-names.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-upload-kill-'));
@@ -22,41 +22,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The built server as its own process, so it can be killed without a chance to clean up. */
-function spawnServer(port: number): ChildProcess {
-  return spawn(process.execPath, [fileURLToPath(new URL('../../dist/server.js', import.meta.url))], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dir,
-      WORKERS: '1',
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_UPLOAD: '10000',
-      RATE_LIMIT_CONSENT: '10000',
-      // The job rendering at each kill is delivered again; three kills must not use up its attempts
-      // (a job whose process dies MAX_ATTEMPTS times is failed on purpose, as the suspected cause).
-      MAX_ATTEMPTS: '10',
-      WEB_DIST: path.join(dir, 'no-web-build'),
-    },
-    stdio: 'ignore',
-  });
-}
-
-async function waitForReady(url: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (
-      await fetch(`${url}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server not ready within 120 s');
-}
+/** Killed rounds need generous limits: every visitor comes from 127.0.0.1. */
+const SERVER_ENV = {
+  RATE_LIMIT_UPLOAD: '10000',
+  RATE_LIMIT_CONSENT: '10000',
+  // The job rendering at each kill is delivered again; three kills must not use up its attempts
+  // (a job whose process dies MAX_ATTEMPTS times is failed on purpose, as the suspected cause).
+  MAX_ATTEMPTS: '10',
+};
 
 /** Uploads from `visitors` parallel visitors until the server dies; returns the ids it accepted (202). */
 async function uploadUntilKilled(url: string, visitors: number, killAfter: number, kill: () => void) {
@@ -91,9 +64,9 @@ it('leaves no photo without a job after SIGKILLs during concurrent uploads, and 
   const accepted: string[] = [];
   // Three kills, each while eight visitors are mid-upload (bodies in flight, photos being written).
   for (const killAfter of [5, 9, 13]) {
-    const running = spawnServer(port);
+    const running = spawnServer(dir, port, SERVER_ENV);
     child = running;
-    await waitForReady(url);
+    await waitForReady(url, 120_000);
     const exited = new Promise((resolve) => running.once('exit', resolve));
     accepted.push(...(await uploadUntilKilled(url, 8, killAfter, () => running.kill('SIGKILL'))));
     await exited;
@@ -105,8 +78,8 @@ it('leaves no photo without a job after SIGKILLs during concurrent uploads, and 
   writeFileSync(path.join(dir, 'results', RESULTS.nameOf(createResultToken())), await facePhoto());
   writeFileSync(path.join(dir, 'tmp', randomBytes(16).toString('hex')), (await facePhoto()).subarray(0, 1000));
 
-  child = spawnServer(port);
-  await waitForReady(url);
+  child = spawnServer(dir, port, SERVER_ENV);
+  await waitForReady(url, 120_000);
   const client = await new Client(url).init();
   for (const id of accepted) expect((await client.waitUntilFinal(id, 600_000)).status).toBe('completed');
 

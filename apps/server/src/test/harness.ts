@@ -65,6 +65,19 @@ export function newSessionId(): string {
   return createSessionId();
 }
 
+/** A German visitor's consent to the terms, as the curious screen sends it. */
+export function consentRequest(sessionId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    country_iso: 'DE',
+    language: 'de',
+    question_answer: 'yes',
+    consent_given: true,
+    ip_address: null,
+    user_session_id: sessionId,
+    ...overrides,
+  };
+}
+
 /** A browser-like client: keeps the XSRF cookie the server sets and echoes it on every POST. */
 export class Client {
   private token = '';
@@ -97,15 +110,7 @@ export class Client {
   }
 
   async consent(sessionId: string, overrides: Record<string, unknown> = {}): Promise<Response> {
-    return this.postJson('/api/consent', {
-      country_iso: 'DE',
-      language: 'de',
-      question_answer: 'yes',
-      consent_given: true,
-      ip_address: null,
-      user_session_id: sessionId,
-      ...overrides,
-    });
+    return this.postJson('/api/consent', consentRequest(sessionId, overrides));
   }
 
   upload(fields: Record<string, string>, photo?: { bytes: Buffer; name?: string; type?: string }): Promise<Response> {
