@@ -18,6 +18,7 @@ export const API_ERRORS = {
     status: 403,
     message: 'We have no record of your consent. Please go back to the start and accept the terms again.',
   },
+  unauthorized: { status: 401, message: 'Please sign in with the operator token.' },
   notFound: { status: 404, message: 'Not found' },
   jobNotFound: { status: 404, message: 'We could not find your image. Please take a new photo.' },
   resultNotFound: { status: 404, message: MESSAGES.resultNotFound },

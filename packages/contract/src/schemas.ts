@@ -1,5 +1,6 @@
 import { COUNTRY_CODES, LOCALE_CODES } from '@selfie-mosaic/campaign';
 import { z } from 'zod';
+import { ANALYTICS_EVENTS } from './admin.js';
 import { API_ERROR_CODES } from './errors.js';
 import { jobIdSchema } from './job-ids.js';
 import { SESSION_ID_PATTERN } from './session-id.js';
@@ -83,6 +84,15 @@ export const pageviewRequestSchema = z.strictObject({
   user_agent: z.string().max(1024).nullable(),
 });
 
+/** A visitor's download or share of the artwork, counted under the page views' privacy rules. */
+export const analyticsEventRequestSchema = z.strictObject({
+  event: z.enum(ANALYTICS_EVENTS),
+  country_iso: countryIso,
+  language: languageSchema,
+  ip_address: z.null().default(null),
+  user_agent: z.string().max(1024).nullable(),
+});
+
 export const jobParamsSchema = z.object({ jobId: jobIdSchema });
 
 export type ConsentRequest = z.input<typeof consentRequestSchema>;
@@ -92,4 +102,5 @@ export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
 export type ResultResponse = z.infer<typeof resultResponseSchema>;
 export type PageviewRequest = z.input<typeof pageviewRequestSchema>;
+export type AnalyticsEventRequest = z.input<typeof analyticsEventRequestSchema>;
 export type ErrorBody = z.infer<typeof errorSchema>;
