@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jobSession } from '../../lib/job';
 import type { StreamLike } from '../../lib/job-monitor';
+import { sendEvent } from '../../lib/pageview';
 import { sessionStore } from '../../lib/session';
 import { serveLocaleFiles } from '../../test/locale-files';
 import { currentPath, renderApp } from '../../test/render-app';
@@ -89,6 +90,10 @@ describe('result screen', () => {
     expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe('/files/t.jpg?download=1');
     expect(screen.getByRole('button', { name: 'Start again' })).toBeTruthy();
     expect(sessionStore.getState().processedImage).toBe('/files/t.jpg');
+
+    vi.mocked(sendEvent).mockClear();
+    fireEvent.click(screen.getByRole('link', { name: 'Download' }));
+    expect(sendEvent).toHaveBeenCalledExactlyOnceWith('download', 'gb', 'en');
   });
 
   it('shows a refusal in the visitor’s words with a way to take a new photo', async () => {
