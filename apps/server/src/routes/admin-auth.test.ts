@@ -129,3 +129,20 @@ describe('the /admin page', () => {
     }
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('lists the operators’ calls only while the dashboard is on', async () => {
+    const on = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+    const off = await startTestServer();
+    try {
+      const paths = async (server: TestServer) =>
+        Object.keys(((await (await fetch(`${server.url}/api/docs/json`)).json()) as { paths: object }).paths);
+      expect(await paths(on)).toEqual(expect.arrayContaining(Object.values(ADMIN_PATHS).filter((p) => p !== '/admin')));
+      expect((await paths(off)).filter((p) => p.startsWith('/api/admin'))).toEqual([]);
+      expect(await paths(off)).toContain('/api/analytics/event');
+    } finally {
+      await on.stop();
+      await off.stop();
+    }
+  });
+});
