@@ -29,6 +29,8 @@ describe('AdminSecret', () => {
     const now = Date.now();
     const cookie = secret.issue(now + 60_000);
     expect(secret.accepts(cookie, now)).toBe(true);
+    // Another process with the same secret (behind a load balancer) accepts it: nothing is shared but the secret.
+    expect(new AdminSecret({ kind: 'token', token }).accepts(cookie, now)).toBe(true);
     expect(secret.accepts(cookie, now + 61_000)).toBe(false);
     expect(new AdminSecret({ kind: 'token', token: `${token}2` }).accepts(cookie, now)).toBe(false);
     const [expiry, signature] = cookie.split('.');

@@ -92,6 +92,16 @@ describe.each(MODES)('admin sign-in, %s mode', (mode) => {
     expect(signOut.headers.getSetCookie().find((c) => c.startsWith(`${ADMIN_COOKIE.name}=;`))).toBeDefined();
   });
 
+  it('marks the cookie Secure when the request came over HTTPS through the trusted proxy', async () => {
+    const client = await start({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, TRUST_PROXY: '1' });
+    const cookieOf = async (headers: Record<string, string>) => {
+      const response = await client.postJson(ADMIN_PATHS.session, { token: TEST_ADMIN_TOKEN }, headers);
+      return response.headers.getSetCookie().find((c) => c.startsWith(`${ADMIN_COOKIE.name}=`)) ?? '';
+    };
+    expect(await cookieOf({ 'x-forwarded-proto': 'https' })).toMatch(/; Secure/i);
+    expect(await cookieOf({})).not.toMatch(/; Secure/i);
+  });
+
   it('signs in with the password whose scrypt hash is ADMIN_PASSWORD_HASH', async () => {
     const password = 'correct horse battery staple';
     const client = await start({ ADMIN_PASSWORD_HASH: await hashPassword(password) });

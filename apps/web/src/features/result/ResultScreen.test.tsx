@@ -125,6 +125,29 @@ describe('result screen', () => {
     expect(window.history.state).toBeNull();
   });
 
+  it('counts a share once the share sheet reports it done, and not a dismissed one', async () => {
+    const share = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'share', { configurable: true, value: share });
+    Object.defineProperty(navigator, 'canShare', { configurable: true, value: () => true });
+    try {
+      api.fetchQueueStatus.mockResolvedValue({ status: 'processing', queue_position: 0, error_message: null });
+      await openResult();
+      await waitFor(() => expect(api.streams).toHaveLength(1));
+      send({ status: 'completed', queue_position: 0, error_message: null });
+      await screen.findByRole('heading', { name: 'Download your artwork' });
+      vi.mocked(sendEvent).mockClear();
+      share.mockRejectedValueOnce(Object.assign(new Error('dismissed'), { name: 'AbortError' }));
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Share' })));
+      await waitFor(() => expect(share).toHaveBeenCalledTimes(1));
+      expect(sendEvent).not.toHaveBeenCalled();
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Share' })));
+      await waitFor(() => expect(sendEvent).toHaveBeenCalledExactlyOnceWith('share', 'gb', 'en'));
+    } finally {
+      Reflect.deleteProperty(navigator, 'share');
+      Reflect.deleteProperty(navigator, 'canShare');
+    }
+  });
+
   it('starts over when the stored job is gone (404)', async () => {
     api.fetchQueueStatus.mockRejectedValue(Object.assign(new Error('Not found'), { status: 404 }));
     await openResult();
