@@ -19,8 +19,6 @@ import { liveFigures } from '../admin/live.js';
 import type { AdminSecret } from '../admin/secret.js';
 import type { App, Services } from './context.js';
 
-/** Sign-in attempts per client address per minute: enough for typos, far too few to guess a token. */
-export const ADMIN_SIGN_IN_PER_MINUTE = 5;
 /** The longest funnel or export range: a campaign year. */
 const MAX_RANGE_DAYS = 366;
 
@@ -43,7 +41,7 @@ function attachment(reply: FastifyReply, type: string, filename: string): Fastif
  * The operators' API (docs/architecture.md#operators), registered only when an admin secret is set: without one
  * every path here is unknown (404). Signing in sets the signed cookie; one hook checks it for everything else.
  */
-export async function adminRoutes(app: App, { backend }: Services, secret: AdminSecret): Promise<void> {
+export async function adminRoutes(app: App, { backend, config }: Services, secret: AdminSecret): Promise<void> {
   app.post(
     ADMIN_PATHS.session,
     {
@@ -52,7 +50,7 @@ export async function adminRoutes(app: App, { backend }: Services, secret: Admin
         body: adminSignInSchema,
         response: { 204: noContent, 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema },
       },
-      config: { rateLimit: { max: ADMIN_SIGN_IN_PER_MINUTE, timeWindow: 60_000 } },
+      config: { rateLimit: { max: config.rateLimit.signIn, timeWindow: config.rateLimit.windowMs } },
     },
     async (request, reply) => {
       if (!(await secret.verify(request.body.token))) throw new ApiError('unauthorized');
