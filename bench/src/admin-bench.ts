@@ -419,7 +419,8 @@ async function main(): Promise<void> {
       "by (created_at, id) 1,000 at a time, each batch's jobs fetched in one query, so its memory does not grow",
       'with the rows.',
       '',
-      `Non-2xx while recording page views: SQLite ${embedded.pageviews.non2xx}, PostgreSQL ${scale.pageviews.non2xx}.`,
+      'The recorded page views all bump one counter (one day, market and screen): the worst case for its row lock.',
+      `Non-2xx while recording them: SQLite ${embedded.pageviews.non2xx}, PostgreSQL ${scale.pageviews.non2xx}.`,
     ].join('\n');
     writeSection('admin', body);
     console.log(body);
