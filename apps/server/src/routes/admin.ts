@@ -25,11 +25,16 @@ const MAX_RANGE_DAYS = 366;
 const noContent = z.null().describe('Done');
 const unauthorized = { 401: errorSchema };
 
-function checkedRange(from: string, to: string): { from: string; to: string } {
+/** Refuses a range of UTC days longer than MAX_RANGE_DAYS (the schema has checked the days themselves). */
+function assertRangeLength(from: string, to: string): void {
   if (daysOf(from, to).length > MAX_RANGE_DAYS) {
     throw new ApiError('invalidField', `Invalid querystring field "to": at most ${MAX_RANGE_DAYS} days after from`);
   }
-  // Consents are stamped with ISO times: the range is [from 00:00, the day after to 00:00) UTC.
+}
+
+/** The times a range of UTC days spans, [from 00:00, the day after to): ISO times compare as text in both databases. */
+function timesOf(from: string, to: string): { from: string; to: string } {
+  assertRangeLength(from, to);
   return { from: `${from}T00:00:00.000Z`, to: new Date(Date.parse(to) + 24 * 60 * 60 * 1000).toISOString() };
 }
 
@@ -111,7 +116,7 @@ export async function adminRoutes(app: App, { backend, config }: Services, secre
       },
       async (request) => {
         const { from, to } = request.query;
-        checkedRange(from, to);
+        assertRangeLength(from, to);
         return buildFunnel(from, to, await backend.operators.funnelCounts(from, to));
       },
     );
@@ -128,7 +133,7 @@ export async function adminRoutes(app: App, { backend, config }: Services, secre
       },
       async (request, reply) => {
         const { from, to } = request.query;
-        checkedRange(from, to);
+        assertRangeLength(from, to);
         const funnel = buildFunnel(from, to, await backend.operators.funnelCounts(from, to));
         return attachment(reply, 'text/csv; charset=utf-8', `funnel-${from}-to-${to}.csv`).send(funnelCsv(funnel));
       },
@@ -146,7 +151,7 @@ export async function adminRoutes(app: App, { backend, config }: Services, secre
       },
       async (request, reply) => {
         const { from, to, format } = request.query;
-        const range = checkedRange(from, to);
+        const range = timesOf(from, to);
         const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
         const stream = Readable.from(consentExport(backend.operators, range, format), { objectMode: false });
         stream.on('error', (err) => request.log.error({ err }, 'consent export failed mid-stream'));
