@@ -20,6 +20,7 @@ import type { Config } from './config.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
 import { connectionOptions, limitConnectionsPerAddress } from './plugins/connection-limits.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import { checkMarkets } from './plugins/markets.js';
 import { createMetrics, registerMetricsRoute } from './plugins/metrics.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { closeSilentConnections } from './plugins/silent-connections.js';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerErrorHandler(app);
   registerXsrf(app);
+  checkMarkets(app, config.campaign);
   closeSilentConnections(app);
 
   // App services. ROLE=api runs no render workers; ROLE=worker serves only health and metrics.
@@ -170,7 +172,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const metrics = createMetrics(backend, () => health.current === undefined);
   const pool = runsJobs
-    ? createRenderPool({ threads: config.workers, log: app.log, crashAttempts: config.testCrashAttempts })
+    ? createRenderPool({
+        threads: config.workers,
+        log: app.log,
+        crashAttempts: config.testCrashAttempts,
+        art: { colours: config.campaign.art, wordmark: config.campaign.brand.wordmark },
+      })
     : undefined;
   const runner = pool
     ? new JobRunner({
@@ -211,7 +218,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       queueRoutes(app, services);
       resultRoutes(app, services);
       analyticsRoutes(app, services);
-      await registerWeb(app, config.webDist);
+      await registerWeb(app, config.webDist, config.campaign);
     }
   } catch (error) {
     // Worker threads and the database would otherwise keep a process that failed to start alive.

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Campaign, DEFAULT_CAMPAIGN, parseCampaignText } from '@selfie-mosaic/campaign';
 import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
 import { z } from 'zod';
 
@@ -104,6 +106,11 @@ const envSchema = z.object({
     .describe('Keep photos and artworks in this S3 bucket instead (credentials from the standard AWS_* variables)'),
   S3_ENDPOINT: z.url().optional().describe('S3-compatible endpoint (MinIO, Ceph…); unset for AWS'),
   S3_REGION: z.string().min(1).default('us-east-1').describe('S3 region'),
+  CAMPAIGN_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The campaign (brand, theme, art, markets, legal links, copy) as JSON; default: the built-in campaign'),
   TEST_CRASH_ATTEMPTS: integer(0)
     .default(0)
     .describe('Test only: a worker thread exits during attempts 1…n of each job (a real crash mid-job)'),
@@ -157,6 +164,8 @@ export interface Config {
   /** Both set: scale mode (BullMQ, PostgreSQL, Redis pub/sub); both unset: embedded mode. */
   scale: { redisUrl: string; databaseUrl: string; queueName: string; lockDurationMs: number } | undefined;
   storage: StorageConfig;
+  /** The campaign file's campaign, validated; the built-in one without CAMPAIGN_FILE. */
+  campaign: Campaign;
 }
 
 export class ConfigError extends Error {
@@ -178,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const campaign = e.CAMPAIGN_FILE ? loadCampaign(e.CAMPAIGN_FILE) : DEFAULT_CAMPAIGN;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -217,7 +227,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storage: e.S3_BUCKET
       ? { kind: 's3', bucket: e.S3_BUCKET, endpoint: e.S3_ENDPOINT, region: e.S3_REGION }
       : { kind: 'directory', dir: path.resolve(e.STORAGE_DIR ?? e.DATA_DIR) },
+    campaign,
   };
+}
+
+/** Reads and validates the campaign file; its error names the file and every bad field in it. */
+function loadCampaign(file: string): Campaign {
+  const resolved = path.resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(resolved, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new ConfigError(`Invalid configuration:\n  CAMPAIGN_FILE=${JSON.stringify(file)}: ${reason} (${resolved})`);
+  }
+  try {
+    return parseCampaignText(text, resolved);
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration:\n  CAMPAIGN_FILE=${JSON.stringify(file)}: ${(error as Error).message}`,
+    );
+  }
 }
 
 function parseTrustProxy(value: string): Config['trustProxy'] {
