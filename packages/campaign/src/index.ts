@@ -4,6 +4,7 @@ export { DEFAULT_CAMPAIGN, DEFAULT_CAMPAIGN_FILE } from './default-campaign.js';
 export { CampaignError, parseCampaign, parseCampaignText } from './load.js';
 export { getLocale, isLocaleCode, LOCALE_CODES, LOCALES, type Locale, type LocaleCode } from './locales.js';
 export { findMarket, isMarketLocale, type LegalLinks, legalLinks, marketsForLocale } from './markets.js';
+export { campaignHead, withCampaign } from './page.js';
 export { CAMPAIGN_ELEMENT_ID, type PublicCampaign, publicCampaign, themeProperty } from './public.js';
 export {
   type ArtVariant,

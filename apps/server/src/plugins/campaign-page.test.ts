@@ -7,10 +7,10 @@ import {
   DEFAULT_CAMPAIGN_FILE,
   parseCampaign,
   publicCampaign,
+  withCampaign,
 } from '@selfie-mosaic/campaign';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, newSessionId, startTestServer, type TestServer } from '../test/harness.js';
-import { withCampaign } from './campaign-page.js';
 
 const INDEX =
   '<!doctype html><html><head><title>IQOS Mosaic</title><meta name="description" content="old" /></head>' +

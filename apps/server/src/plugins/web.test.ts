@@ -2,11 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { DEFAULT_CAMPAIGN } from '@selfie-mosaic/campaign';
+import { DEFAULT_CAMPAIGN, withCampaign } from '@selfie-mosaic/campaign';
 import { API_ERRORS, XSRF } from '@selfie-mosaic/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { withCampaign } from './campaign-page.js';
 import { isAppRoute as isRoute } from './web.js';
 
 const INDEX = '<!doctype html><html><head><title>Selfie Mosaic</title></head><body><div id="root"></div></body></html>';
