@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { parseCampaignText } from './load.js';
 import { campaignSchema } from './schema.js';
 
 const SCHEMA_FILE = '../campaign.schema.json';
@@ -27,5 +28,21 @@ describe('campaign.schema.json', () => {
     expect(schema.properties.copy.propertyNames.enum).toContain('jo-ar');
     expect(schema.properties.copy.additionalProperties.propertyNames.enum).toContain('start.question');
     expect(schema.required).toEqual(expect.arrayContaining(['brand', 'theme', 'art', 'legal', 'markets']));
+  });
+});
+
+describe('the example campaigns (campaigns/*.json)', () => {
+  const folder = new URL('../../../campaigns/', import.meta.url);
+  const files = readdirSync(folder).filter((name) => name.endsWith('.json'));
+
+  it('exist', () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  it.each(files)('%s is a valid campaign whose $schema an editor finds', (name) => {
+    const text = readFileSync(new URL(name, folder), 'utf8');
+    expect(() => parseCampaignText(text, name)).not.toThrow();
+    const schema = new URL(JSON.parse(text).$schema, new URL(name, folder));
+    expect(schema.href).toBe(new URL(SCHEMA_FILE, import.meta.url).href);
   });
 });
