@@ -184,4 +184,10 @@ describe('CAMPAIGN_FILE', () => {
     expect(message).toContain('theme.ink: expected a colour as #rrggbb');
     expect(message).toContain('markets: needs at least one market');
   });
+
+  it('names a bad campaign together with the bad variables', () => {
+    expect(() => loadConfig({ PORT: 'eighty', CAMPAIGN_FILE: write('broken.json', '[') })).toThrow(
+      /^Invalid configuration:\n {2}PORT="eighty": .*\n {2}CAMPAIGN_FILE=.*broken\.json.*: not JSON/,
+    );
+  });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Campaign, DEFAULT_CAMPAIGN, parseCampaignText } from '@selfie-mosaic/campaign';
+import { type Campaign, CampaignError, DEFAULT_CAMPAIGN, parseCampaignText } from '@selfie-mosaic/campaign';
 import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
 import { z } from 'zod';
 
@@ -180,14 +180,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((key) => [key, env[key]]),
   );
   const parsed = checkedEnvSchema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`,
-    );
+  // The campaign file is checked too when a variable is bad: one start names every problem.
+  const campaign = present.CAMPAIGN_FILE ? loadCampaign(present.CAMPAIGN_FILE) : DEFAULT_CAMPAIGN;
+  const lines = parsed.success
+    ? []
+    : parsed.error.issues.map(
+        (issue) => `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`,
+      );
+  if (typeof campaign === 'string') lines.push(campaign);
+  if (!parsed.success || typeof campaign === 'string') {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const campaign = e.CAMPAIGN_FILE ? loadCampaign(e.CAMPAIGN_FILE) : DEFAULT_CAMPAIGN;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -231,22 +235,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
-/** Reads and validates the campaign file; its error names the file and every bad field in it. */
-function loadCampaign(file: string): Campaign {
+/** Reads and validates the campaign file; else the line for the configuration error, naming every bad field. */
+function loadCampaign(file: string): Campaign | string {
   const resolved = path.resolve(file);
   let text: string;
   try {
     text = readFileSync(resolved, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new ConfigError(`Invalid configuration:\n  CAMPAIGN_FILE=${JSON.stringify(file)}: ${reason} (${resolved})`);
+    return `  CAMPAIGN_FILE=${JSON.stringify(file)}: ${reason} (${resolved})`;
   }
   try {
     return parseCampaignText(text, resolved);
   } catch (error) {
-    throw new ConfigError(
-      `Invalid configuration:\n  CAMPAIGN_FILE=${JSON.stringify(file)}: ${(error as Error).message}`,
-    );
+    if (!(error instanceof CampaignError)) throw error;
+    return `  CAMPAIGN_FILE=${JSON.stringify(file)}: ${error.message}`;
   }
 }
 

@@ -47,6 +47,7 @@ describe('a campaign file', () => {
       legal: { ...good.legal, imprint: 'http://example.com/imprint' },
       markets: { ...good.markets, de: { locales: ['de', 'xx'], minimumAge: 12 }, zz: { locales: ['en'] } },
       colour: 'red',
+      copy: { en: { 'start.question': 'Are you an adult?' }, fr: { 'start.yes': 'Oui' } },
     };
     expect(problems(bad)).toEqual(
       expect.arrayContaining([
@@ -58,9 +59,11 @@ describe('a campaign file', () => {
         expect.stringMatching(/^markets\.de\.locales\[1\]: /),
         'markets.zz: not an ISO 3166-1 alpha-2 country code',
         'colour: not a field of the campaign file',
+        'copy.en["start.question"]: uses the variables none but the original uses {{age}}',
       ]),
     );
-    expect(problems(bad)).toHaveLength(8);
+    // French stays offered (Switzerland, Andorra): only the English override is wrong.
+    expect(problems(bad)).toHaveLength(9);
   });
 
   it('lets legal links carry {country} and {locale}, nothing else', () => {

@@ -134,27 +134,38 @@ export function copyVariables(value: string): string[] {
   return [...new Set([...variables, ...elements])].sort();
 }
 
-/** Overrides go to languages the campaign offers and keep the original's variables. */
-const checkedCampaign = campaignObject.superRefine((campaign, context) => {
-  const offered = new Set(Object.values(campaign.markets).flatMap((market) => market?.locales ?? []));
-  for (const [locale, overrides] of Object.entries(campaign.copy)) {
-    if (!offered.has(locale as never)) {
-      context.addIssue({ code: 'custom', path: ['copy', locale], message: 'no market of the campaign offers it' });
-    }
-    for (const [key, value] of Object.entries(overrides ?? {})) {
-      const expected = COPY_KEYS[key as CopyKey] ?? [];
-      const found = copyVariables(value as string);
-      if (found.join() !== expected.join()) {
-        const names = (list: readonly string[]) => list.join(', ') || 'none';
-        context.addIssue({
-          code: 'custom',
-          path: ['copy', locale, key],
-          message: `uses the variables ${names(found)} but the original uses ${names(expected)}`,
-        });
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Overrides go to languages the campaign offers and keep the original's variables. Checked even when other fields are
+ * bad (`when`), so one start names every problem; the values may then be malformed, hence the guards.
+ */
+const checkedCampaign = campaignObject.superRefine(
+  (campaign, context) => {
+    const markets = isRecord(campaign.markets) ? Object.values(campaign.markets) : [];
+    const offered = new Set(markets.flatMap((market) => (Array.isArray(market?.locales) ? market.locales : [])));
+    for (const [locale, overrides] of Object.entries(isRecord(campaign.copy) ? campaign.copy : {})) {
+      if (!offered.has(locale as never)) {
+        context.addIssue({ code: 'custom', path: ['copy', locale], message: 'no market of the campaign offers it' });
+      }
+      for (const [key, value] of Object.entries(isRecord(overrides) ? overrides : {})) {
+        const expected = COPY_KEYS[key as CopyKey];
+        if (!expected || typeof value !== 'string') continue;
+        const found = copyVariables(value);
+        if (found.join() !== expected.join()) {
+          const names = (list: readonly string[]) => list.join(', ') || 'none';
+          context.addIssue({
+            code: 'custom',
+            path: ['copy', locale, key],
+            message: `uses the variables ${names(found)} but the original uses ${names(expected)}`,
+          });
+        }
       }
     }
-  }
-});
+  },
+  { when: () => true },
+);
 
 /** A market as the app uses it: its country, and the legal links resolved against the campaign's. */
 export interface Market {
