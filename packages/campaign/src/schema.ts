@@ -65,7 +65,13 @@ const themeSchema = z.strictObject({
 
 const variantSchema = z
   .strictObject({
-    pattern: z.array(colour).min(3).max(16).describe('The background pattern tesserae'),
+    pattern: z
+      .array(colour)
+      .min(5)
+      .max(16)
+      .describe(
+        'The background tesserae in rings around the visitor: the first three the deep rings (outer to inner), the fourth the light ring, the last two the accent ring',
+      ),
     grout: colour.describe('The grout between tesserae'),
     outline: colour.describe('The row of tesserae outlining the visitor: one of the pattern colours'),
     frame: colour.describe('The frame around the artwork'),
