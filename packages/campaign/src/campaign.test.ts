@@ -7,8 +7,8 @@ import {
   LOCALES,
   type LocaleCode,
   legalLinks,
-  marketsForLocale as marketsIn,
 } from './index.js';
+import { marketsForLocale as marketsIn } from './markets.js';
 
 const MARKETS = DEFAULT_CAMPAIGN.markets;
 const findMarket = (country: string) => findIn(DEFAULT_CAMPAIGN, country);

@@ -9,10 +9,6 @@ export function findMarket(campaign: WithMarkets, country: string): Market | und
   return campaign.markets.find((market) => market.country === code);
 }
 
-export function isMarketLocale(campaign: WithMarkets, country: string, locale: string): boolean {
-  return findMarket(campaign, country)?.locales.includes(locale as LocaleCode) ?? false;
-}
-
 /** The markets offering a locale, for choosing a country when only a language is known. */
 export function marketsForLocale(campaign: WithMarkets, locale: LocaleCode): Market[] {
   return campaign.markets.filter((market) => market.locales.includes(locale));

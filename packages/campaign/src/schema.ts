@@ -202,6 +202,3 @@ export type CampaignFile = z.input<typeof campaignSchema>;
 /** A validated campaign, markets in file order. */
 export type Campaign = z.output<typeof campaignSchema>;
 export type CampaignArt = Campaign['art'];
-export type ArtVariant = CampaignArt['standard'];
-export type Theme = Campaign['theme'];
-export type Brand = Campaign['brand'];
