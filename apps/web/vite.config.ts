@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { buildInfo, createBuildId } from './build/build-info-plugin';
+import { devCampaign } from './build/campaign-plugin';
 import { preloadFirstScreen } from './build/first-screen-preload-plugin';
 import { preloadLatinFonts } from './build/font-preload-plugin';
 import { precompress } from './build/precompress-plugin';
@@ -10,7 +11,7 @@ const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
   // React's plugin: the automatic JSX runtime, and Fast Refresh under `npm run dev`.
-  plugins: [react(), buildInfo(buildId), preloadLatinFonts(), preloadFirstScreen(), precompress()],
+  plugins: [react(), devCampaign(), buildInfo(buildId), preloadLatinFonts(), preloadFirstScreen(), precompress()],
   // The workspace packages bundle from their TypeScript sources.
   resolve: { conditions: ['source', ...defaultClientConditions] },
   define: { __BUILD_ID__: JSON.stringify(buildId) },

@@ -1,3 +1,4 @@
+import { campaignHead, DEFAULT_CAMPAIGN } from '@selfie-mosaic/campaign';
 import { configure } from '@testing-library/react';
 import { vi } from 'vitest';
 
@@ -9,3 +10,6 @@ vi.mock('./src/lib/pageview', () => ({
   sendPageview: vi.fn(async () => undefined),
   sendEvent: vi.fn(async () => undefined),
 }));
+
+// The page as the server sends it: today's campaign in index.html, read by src/lib/campaign.ts on import.
+if (typeof document !== 'undefined') document.head.insertAdjacentHTML('beforeend', campaignHead(DEFAULT_CAMPAIGN));

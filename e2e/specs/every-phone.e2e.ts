@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { getLocale, type LocaleCode, MARKETS } from '@selfie-mosaic/campaign';
+import { DEFAULT_CAMPAIGN, getLocale, type LocaleCode } from '@selfie-mosaic/campaign';
 import { screenPath } from '@selfie-mosaic/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -10,7 +10,9 @@ const NARROW = { width: 360, height: 780 };
 /** Common wider phones, where the wordmark and the language switch share a row when they fit. */
 const WIDER = [390, 412];
 
-const PAIRS = MARKETS.flatMap((market) => market.locales.map((locale) => ({ country: market.country, locale })));
+const PAIRS = DEFAULT_CAMPAIGN.markets.flatMap((market) =>
+  market.locales.map((locale) => ({ country: market.country, locale })),
+);
 const englishNames = new Intl.DisplayNames(['en'], { type: 'region' });
 /** English-language locales (`en`, `jo-en`) may name a country the English way. */
 const isEnglish = (locale: LocaleCode) => new Intl.Locale(getLocale(locale).tag).language === 'en';

@@ -21,6 +21,7 @@ import type { Config } from './config.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
 import { connectionOptions, limitConnectionsPerAddress } from './plugins/connection-limits.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import { checkMarkets } from './plugins/markets.js';
 import { createMetrics, registerMetricsRoute } from './plugins/metrics.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { closeSilentConnections } from './plugins/silent-connections.js';
@@ -139,6 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerErrorHandler(app);
   registerXsrf(app);
+  checkMarkets(app, config.campaign);
   closeSilentConnections(app);
 
   // App services. ROLE=api runs no render workers; ROLE=worker serves only health and metrics.
@@ -172,7 +174,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const metrics = createMetrics(backend, () => health.current === undefined);
   const pool = runsJobs
-    ? createRenderPool({ threads: config.workers, log: app.log, crashAttempts: config.testCrashAttempts })
+    ? createRenderPool({
+        threads: config.workers,
+        log: app.log,
+        crashAttempts: config.testCrashAttempts,
+        art: { colours: config.campaign.art, wordmark: config.campaign.brand.wordmark },
+      })
     : undefined;
   const runner = pool
     ? new JobRunner({
@@ -214,7 +221,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       resultRoutes(app, services);
       analyticsRoutes(app, services);
       if (config.admin) await adminRoutes(app, services, new AdminSecret(config.admin));
-      await registerWeb(app, config.webDist, { adminPage: config.admin !== undefined });
+      await registerWeb(app, config.webDist, config.campaign, { adminPage: config.admin !== undefined });
     }
   } catch (error) {
     // Worker threads and the database would otherwise keep a process that failed to start alive.

@@ -1,7 +1,9 @@
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { DEFAULT_CAMPAIGN, DEFAULT_CAMPAIGN_FILE } from '@selfie-mosaic/campaign';
 import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from './admin/secret.js';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -166,5 +168,57 @@ describe('loadConfig', () => {
       requestMs: 300_000,
       headersMs: 5000,
     });
+  });
+});
+
+describe('CAMPAIGN_FILE', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'campaign-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const write = (name: string, content: string) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, content);
+    return file;
+  };
+  const messageOf = (file: string) => {
+    try {
+      loadConfig({ CAMPAIGN_FILE: file });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('runs today’s campaign when unset', () => {
+    expect(loadConfig({}).campaign).toBe(DEFAULT_CAMPAIGN);
+  });
+
+  it('runs the campaign of the file', () => {
+    const file = { ...DEFAULT_CAMPAIGN_FILE, brand: { ...DEFAULT_CAMPAIGN_FILE.brand, brand: 'Aurora' } };
+    const { campaign } = loadConfig({ CAMPAIGN_FILE: write('c.json', JSON.stringify(file)) });
+    expect(campaign.brand.brand).toBe('Aurora');
+    expect(campaign.markets).toEqual(DEFAULT_CAMPAIGN.markets);
+  });
+
+  it('names a missing file, a file that is not JSON, and every bad field of a campaign', () => {
+    const missing = path.join(dir, 'nope.json');
+    expect(messageOf(missing)).toBe(
+      `Invalid configuration:\n  CAMPAIGN_FILE=${JSON.stringify(missing)}: no such file (${missing})`,
+    );
+    expect(messageOf(write('broken.json', '{"brand":'))).toMatch(/CAMPAIGN_FILE=.*broken\.json.*: not JSON/);
+    const bad = { ...DEFAULT_CAMPAIGN_FILE, theme: { ...DEFAULT_CAMPAIGN_FILE.theme, ink: 'black' }, markets: {} };
+    const message = messageOf(write('bad.json', JSON.stringify(bad)));
+    expect(message).toContain('theme.ink: expected a colour as #rrggbb');
+    expect(message).toContain('markets: needs at least one market');
+  });
+
+  it('names a bad campaign together with the bad variables', () => {
+    expect(() => loadConfig({ PORT: 'eighty', CAMPAIGN_FILE: write('broken.json', '[') })).toThrow(
+      /^Invalid configuration:\n {2}PORT="eighty": .*\n {2}CAMPAIGN_FILE=.*broken\.json.*: not JSON/,
+    );
   });
 });

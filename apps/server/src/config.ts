@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Campaign, CampaignError, DEFAULT_CAMPAIGN, parseCampaignText } from '@selfie-mosaic/campaign';
 import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
 import { z } from 'zod';
 import { ADMIN_TOKEN_MIN_LENGTH, type AdminSecretConfig, parsePasswordHash } from './admin/secret.js';
@@ -122,6 +124,11 @@ const envSchema = z.object({
     .describe(
       'Instead of ADMIN_TOKEN: an operator password, as the scrypt hash `npm run admin:hash -w apps/server` prints',
     ),
+  CAMPAIGN_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The campaign (brand, theme, art, markets, legal links, copy) as JSON; default: the built-in campaign'),
   TEST_CRASH_ATTEMPTS: integer(0)
     .default(0)
     .describe('Test only: a worker thread exits during attempts 1…n of each job (a real crash mid-job)'),
@@ -180,6 +187,8 @@ export interface Config {
   storage: StorageConfig;
   /** The operators' sign-in secret; undefined: the dashboard and the export are off (404). */
   admin: AdminSecretConfig | undefined;
+  /** The campaign file's campaign, validated; the built-in one without CAMPAIGN_FILE. */
+  campaign: Campaign;
 }
 
 /** Variables whose values never appear in a message. */
@@ -197,12 +206,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((key) => [key, env[key]]),
   );
   const parsed = checkedEnvSchema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      const value = SECRETS.has(name) ? '(hidden)' : JSON.stringify(present[name]);
-      return `  ${issue.path.join('.')}=${value}: ${issue.message}`;
-    });
+  // The campaign file is checked too when a variable is bad: one start names every problem.
+  const campaign = present.CAMPAIGN_FILE ? loadCampaign(present.CAMPAIGN_FILE) : DEFAULT_CAMPAIGN;
+  const lines = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        const value = SECRETS.has(name) ? '(hidden)' : JSON.stringify(present[name]);
+        return `  ${issue.path.join('.')}=${value}: ${issue.message}`;
+      });
+  if (typeof campaign === 'string') lines.push(campaign);
+  if (!parsed.success || typeof campaign === 'string') {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
@@ -255,7 +269,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : e.ADMIN_PASSWORD_HASH
         ? { kind: 'passwordHash', passwordHash: e.ADMIN_PASSWORD_HASH }
         : undefined,
+    campaign,
   };
+}
+
+/** Reads and validates the campaign file; else the line for the configuration error, naming every bad field. */
+function loadCampaign(file: string): Campaign | string {
+  const resolved = path.resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(resolved, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    return `  CAMPAIGN_FILE=${JSON.stringify(file)}: ${reason} (${resolved})`;
+  }
+  try {
+    return parseCampaignText(text, resolved);
+  } catch (error) {
+    if (!(error instanceof CampaignError)) throw error;
+    return `  CAMPAIGN_FILE=${JSON.stringify(file)}: ${error.message}`;
+  }
 }
 
 function parseTrustProxy(value: string): Config['trustProxy'] {

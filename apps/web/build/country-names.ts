@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { getLocale, type LocaleCode, MARKETS } from '@selfie-mosaic/campaign';
+import { COUNTRIES, getLocale, type LocaleCode } from '@selfie-mosaic/campaign';
 
 /** Country code (lower case, as in URLs) → the country's name in one locale's language. */
 export type CountryNames = Record<string, string>;
@@ -49,14 +49,17 @@ function inProse(name: string, language: string): string {
   return TAKES_THE.test(spelled) ? `the ${spelled}` : spelled;
 }
 
-/** The names a locale's copy inserts: those of the markets that offer the locale. */
+/**
+ * The names a locale's copy inserts: every country a campaign may run in, since the campaign file (read at run time)
+ * may offer any locale in any of them.
+ */
 export function countryNamesFor(code: LocaleCode): CountryNames {
   const names = cldrTerritories(code);
   const language = getLocale(code).tag.split('-')[0] ?? '';
-  const entries = MARKETS.filter((market) => market.locales.includes(code)).map((market) => {
-    const name = names[market.country.toUpperCase()];
-    if (!name) throw new Error(`Expected a CLDR name for ${market.country} in ${code} but received none`);
-    return [market.country, inProse(name, language)] as const;
+  const entries = COUNTRIES.map((country) => {
+    const name = names[country.toUpperCase()];
+    if (!name) throw new Error(`Expected a CLDR name for ${country} in ${code} but received none`);
+    return [country, inProse(name, language)] as const;
   });
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }

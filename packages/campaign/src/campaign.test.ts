@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_MINIMUM_AGE,
-  findMarket,
+  DEFAULT_CAMPAIGN,
+  findMarket as findIn,
   getLocale,
   LOCALE_CODES,
   LOCALES,
+  type LocaleCode,
   legalLinks,
-  MARKETS,
-  marketsForLocale,
 } from './index.js';
+import { marketsForLocale as marketsIn } from './markets.js';
+
+const MARKETS = DEFAULT_CAMPAIGN.markets;
+const findMarket = (country: string) => findIn(DEFAULT_CAMPAIGN, country);
+const marketsForLocale = (locale: LocaleCode) => marketsIn(DEFAULT_CAMPAIGN, locale);
 
 describe('locales', () => {
   it(`has the ${LOCALE_CODES.length} locales of the product, each once`, () => {
@@ -75,8 +79,7 @@ describe('markets', () => {
     const ages = Object.fromEntries(MARKETS.map((m) => [m.country, m.minimumAge]));
     expect(ages).toMatchObject({ jo: 19, lv: 20, ru: 20, kz: 21 });
     const others = MARKETS.filter((m) => !['jo', 'lv', 'ru', 'kz'].includes(m.country));
-    for (const m of others) expect(m.minimumAge, m.country).toBe(DEFAULT_MINIMUM_AGE);
-    expect(DEFAULT_MINIMUM_AGE).toBe(18);
+    for (const m of others) expect(m.minimumAge, m.country).toBe(18);
   });
 
   it('lists each language once in a market’s language switch', () => {
@@ -93,9 +96,15 @@ describe('markets', () => {
   });
 
   it('builds legal links under the market and locale', () => {
-    expect(legalLinks('DE', 'de', 'https://legal.example/')).toEqual({
-      dataProtection: 'https://legal.example/de/de/privacy-policy',
-      imprint: 'https://legal.example/de/de/imprint',
+    expect(legalLinks(findMarket('DE') as (typeof MARKETS)[number], 'de')).toEqual({
+      dataProtection: 'https://www.iqos.com/de/de/privacy-policy',
+      imprint: 'https://www.iqos.com/de/de/imprint',
     });
+  });
+
+  it('asks residence in the Gulf, Levant, Egypt and Kazakhstan only, and uses black label nowhere', () => {
+    const residence = MARKETS.filter((m) => m.confirmResidence).map((m) => m.country);
+    expect(residence.sort()).toEqual(['ae', 'eg', 'jo', 'kw', 'kz', 'lb', 'sa']);
+    expect(MARKETS.filter((m) => m.blackLabel)).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ describe('consentRequestSchema', () => {
     expect(result.error?.issues[0]?.path).toEqual(['language']);
   });
 
-  it('refuses a country where the campaign does not run and any IP address', () => {
+  it('refuses a code that names no country, and any IP address', () => {
     expect(consentRequestSchema.safeParse({ ...consent, country_iso: 'zz' }).success).toBe(false);
     expect(consentRequestSchema.safeParse({ ...consent, ip_address: '1.2.3.4' }).success).toBe(false);
   });

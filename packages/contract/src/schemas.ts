@@ -1,4 +1,4 @@
-import { COUNTRY_CODES, LOCALE_CODES } from '@selfie-mosaic/campaign';
+import { COUNTRIES, LOCALE_CODES } from '@selfie-mosaic/campaign';
 import { z } from 'zod';
 import { ANALYTICS_EVENTS } from './admin.js';
 import { API_ERROR_CODES } from './errors.js';
@@ -8,12 +8,18 @@ import { JOB_STATUSES, QUEUE_STATUSES } from './statuses.js';
 
 /** One schema per resource: validation, TypeScript types and the OpenAPI document all come from here. */
 
+/**
+ * A country code; the server also checks it is one of the running campaign's markets (they come from its
+ * campaign file at start, so no schema written here can list them).
+ */
 const countryIso = z
   .string()
   .trim()
   .toLowerCase()
-  .refine((value) => COUNTRY_CODES.includes(value), { message: 'must be a country the campaign runs in' })
-  .describe('ISO 3166-1 alpha-2 code of a configured market, case-insensitive');
+  .refine((value) => (COUNTRIES as readonly string[]).includes(value), {
+    message: 'must be a country the campaign runs in',
+  })
+  .describe('ISO 3166-1 alpha-2 code of a market of the campaign, case-insensitive');
 
 export const languageSchema = z.enum(LOCALE_CODES).describe(`One of the ${LOCALE_CODES.length} locale codes`);
 

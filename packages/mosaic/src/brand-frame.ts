@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ART_VARIANTS, type ArtVariantName, BRAND } from '@selfie-mosaic/campaign';
 import { UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
+import { type Art, type ArtVariantName, perArt } from './art.js';
 import { LAYOUT } from './layout.js';
 
 /**
@@ -30,13 +30,14 @@ export interface FrameOverlay {
 
 const require = createRequire(import.meta.url);
 const fontFile = join(dirname(require.resolve('@expo-google-fonts/cinzel')), '600SemiBold', 'Cinzel_600SemiBold.ttf');
-const cache = new Map<ArtVariantName, Promise<FrameOverlay>>();
+const overlays = perArt(() => new Map<ArtVariantName, Promise<FrameOverlay>>());
 
-export function frameOverlay(variant: ArtVariantName): Promise<FrameOverlay> {
-  let overlay = cache.get(variant);
+export function frameOverlay(art: Art, variant: ArtVariantName): Promise<FrameOverlay> {
+  const built = overlays(art);
+  let overlay = built.get(variant);
   if (!overlay) {
-    overlay = buildOverlay(variant);
-    cache.set(variant, overlay);
+    overlay = buildOverlay(art, variant);
+    built.set(variant, overlay);
   }
   return overlay;
 }
@@ -45,8 +46,8 @@ function escapeMarkup(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-async function buildOverlay(variant: ArtVariantName): Promise<FrameOverlay> {
-  const colours = ART_VARIANTS[variant];
+async function buildOverlay(art: Art, variant: ArtVariantName): Promise<FrameOverlay> {
+  const colours = art.colours[variant];
   const accent = colours.pattern[colours.pattern.length - 1] as string;
   const { width, height, border, band } = LAYOUT;
   const innerBottom = height - band;
@@ -59,7 +60,7 @@ async function buildOverlay(variant: ArtVariantName): Promise<FrameOverlay> {
   const textHeight = Math.round(band * 0.34);
   const text = await sharp({
     text: {
-      text: `<span foreground="${colours.wordmark}" letter_spacing="${6 * 1024}">${escapeMarkup(BRAND.wordmark)}</span>`,
+      text: `<span foreground="${colours.wordmark}" letter_spacing="${6 * 1024}">${escapeMarkup(art.wordmark)}</span>`,
       font: 'Cinzel SemiBold',
       fontfile: fontFile,
       rgba: true,

@@ -1,6 +1,7 @@
-import { ART_VARIANTS, type ArtVariantName } from '@selfie-mosaic/campaign';
+import { DEFAULT_CAMPAIGN } from '@selfie-mosaic/campaign';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ArtVariantName } from './art.js';
 import { parseHex } from './colour.js';
 import { fromArtwork } from './framing.js';
 import { loadModels } from './index.js';
@@ -64,8 +65,8 @@ describe('a close crop that leaves the framed portrait short of picture', () => 
     const outside = outsidePhoto(result);
     // The crop leaves a large share of the canvas without picture (below the chin, to the right).
     expect(outside.length).toBeGreaterThan(LAYOUT.width * LAYOUT.height * 0.15);
-    const pattern = ART_VARIANTS[variant].pattern.map(parseHex);
-    const grout = parseHex(ART_VARIANTS[variant].grout);
+    const pattern = DEFAULT_CAMPAIGN.art[variant].pattern.map(parseHex);
+    const grout = parseHex(DEFAULT_CAMPAIGN.art[variant].grout);
     const portraitPixels = outside.filter((i) => {
       const pixel = [result.painted[i * 3], result.painted[i * 3 + 1], result.painted[i * 3 + 2]] as number[];
       return !isPatternOrGrout(pixel, pattern, grout);

@@ -3,7 +3,7 @@ import type { Point } from './geometry.js';
 /**
  * The campaign background: concentric rows of tesserae around the face, in bands of the pattern's
  * deep tones, with an accent ring and alternating rays — an opus-style halo rather than the room.
- * Pattern colours are ordered deep → light → accent in `ART_VARIANTS`.
+ * Pattern colours are ordered deep → light → accent in the campaign's art (`pattern` of each variant).
  */
 const RING_WIDTH = 64;
 const RAYS = 32;

@@ -1,4 +1,4 @@
-import { ART_VARIANTS, PORTRAIT_COLOURS } from '@selfie-mosaic/campaign';
+import { DEFAULT_CAMPAIGN } from '@selfie-mosaic/campaign';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHex } from './colour.js';
 import { loadModels } from './index.js';
@@ -139,8 +139,8 @@ describe.each(PORTRAIT_NAMES)('artwork of %s', (name) => {
     expect(result.tiles).toBeLessThanOrEqual(8000);
     expect(result.personTiles).toBeGreaterThan(result.tiles / 2);
     const palettes = {
-      portrait: PORTRAIT_COLOURS.map(parseHex),
-      pattern: ART_VARIANTS.standard.pattern.map(parseHex),
+      portrait: DEFAULT_CAMPAIGN.art.portrait.map(parseHex),
+      pattern: DEFAULT_CAMPAIGN.art.standard.pattern.map(parseHex),
     };
     // Inside each tile (away from its joints), every pixel is the tile's palette colour times
     // one brightness: the same factor in red, green and blue.

@@ -1,3 +1,4 @@
+import { type Art, DEFAULT_ART } from './art.js';
 import { check } from './checks.js';
 import { MAX_SIDE, type RgbImage } from './decode.js';
 import type { FaceGeometry } from './face.js';
@@ -13,6 +14,11 @@ export interface RenderOptions {
   blacklabel?: boolean;
   /** Seeds the tile jitter and light: the same photo and seed give the same artwork. */
   seed?: number;
+  /**
+   * The campaign's colours and wordmark (default: the built-in campaign). Pass the same object to every render:
+   * palettes and frames are built once per art object.
+   */
+  art?: Art;
 }
 
 export interface RenderResult {
@@ -46,12 +52,19 @@ export interface RenderDetails extends RenderResult {
 
 const DEFAULT_SEED = 1;
 
-function checkOptions(options: RenderOptions): { blacklabel: boolean; seed: number } {
+interface CheckedOptions {
+  blacklabel: boolean;
+  seed: number;
+  art: Art;
+}
+
+function checkOptions(options: RenderOptions): CheckedOptions {
   check(typeof options === 'object' && options !== null, 'options', 'an object', options);
-  const { blacklabel = false, seed = DEFAULT_SEED } = options;
+  const { blacklabel = false, seed = DEFAULT_SEED, art = DEFAULT_ART } = options;
   check(typeof blacklabel === 'boolean', 'blacklabel', 'a boolean', blacklabel);
   check(Number.isInteger(seed), 'seed', 'an integer', seed);
-  return { blacklabel, seed };
+  check(typeof art?.wordmark === 'string' && typeof art.colours === 'object', 'art', 'colours and a wordmark', art);
+  return { blacklabel, seed, art };
 }
 
 /** The full pipeline: decode → find face → frame → segment → tessellate → paint → brand → encode. */
@@ -60,9 +73,9 @@ export async function renderDetailed(input: Buffer | Uint8Array, options: Render
 }
 
 async function guarded(input: Buffer | Uint8Array, options: RenderOptions, inspect: boolean): Promise<RenderDetails> {
-  const { blacklabel, seed } = checkOptions(options);
+  const checked = checkOptions(options);
   try {
-    return await serialised(() => run(input, blacklabel, seed, inspect));
+    return await serialised(() => run(input, checked, inspect));
   } catch (error) {
     if (error instanceof MosaicRefusal || error instanceof TypeError) throw error;
     const refusal = new MosaicRefusal('render_failed', error instanceof Error ? error.message : String(error));
@@ -72,7 +85,11 @@ async function guarded(input: Buffer | Uint8Array, options: RenderOptions, inspe
 }
 
 /** The stages one after another, each timed under its name (see `stages.ts`). */
-async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect: boolean): Promise<RenderDetails> {
+async function run(
+  input: Uint8Array,
+  { blacklabel, seed, art }: CheckedOptions,
+  inspect: boolean,
+): Promise<RenderDetails> {
   const { timings, time, stop } = stopwatch();
   const decoded = await time('decode', () => decode(input));
   const face = await time('detect', () => findFace(decoded));
@@ -81,7 +98,7 @@ async function run(input: Uint8Array, blacklabel: boolean, seed: number, inspect
   // One sequence of random numbers lays the tiles and then lights them.
   const random = createRandom(seed);
   const tiles = await time('tessellate', () => tessellate(framed, person, random));
-  const painted = await time('paint', () => paint(tiles, framed, blacklabel ? 'blacklabel' : 'standard', random));
+  const painted = await time('paint', () => paint(tiles, framed, art, blacklabel ? 'blacklabel' : 'standard', random));
   const artwork = await time('brand', () => brand(painted));
   const jpeg = await time('encode', () => encode(artwork));
   stop();

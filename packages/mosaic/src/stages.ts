@@ -1,6 +1,6 @@
-import { ART_VARIANTS, type ArtVariantName, PORTRAIT_COLOURS } from '@selfie-mosaic/campaign';
 import { ARTWORK, UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
+import { type Art, type ArtVariantName, perArt } from './art.js';
 import { applyFrame, type FrameOverlay, frameOverlay } from './brand-frame.js';
 import { createPalette, imageToLab } from './colour.js';
 import { openPhoto, type Photo, type RgbImage } from './decode.js';
@@ -45,11 +45,11 @@ const DETECTOR_INPUT = 512;
 const MASK_SIZE = 256;
 /** Head roll above which the landmarks are read again on the levelled face. */
 const RELEVEL_DEGREES = 10;
-const PORTRAIT = createPalette(PORTRAIT_COLOURS);
-const PATTERNS = {
-  standard: createPalette(ART_VARIANTS.standard.pattern),
-  blacklabel: createPalette(ART_VARIANTS.blacklabel.pattern),
-};
+const palettes = perArt(({ colours }) => ({
+  portrait: createPalette(colours.portrait),
+  standard: createPalette(colours.standard.pattern),
+  blacklabel: createPalette(colours.blacklabel.pattern),
+}));
 
 /** The opened upload and the small copy every measurement is taken on. */
 export interface Decoded {
@@ -180,10 +180,11 @@ export interface Painted extends ReturnType<typeof paintTiles> {
 export async function paint(
   tiles: Tiles,
   { framing }: Framed,
+  art: Art,
   variant: ArtVariantName,
   random: () => number,
 ): Promise<Painted> {
-  const overlay = await frameOverlay(variant);
+  const overlay = await frameOverlay(art, variant);
   // Under the opaque frame nothing painted would show.
   const window = {
     left: overlay.innerLeft,
@@ -192,17 +193,17 @@ export async function paint(
     bottom: overlay.innerBottom,
   };
   const style = {
-    portrait: PORTRAIT,
-    pattern: PATTERNS[variant],
-    grout: ART_VARIANTS[variant].grout,
-    outline: outlineIndex(variant),
+    portrait: palettes(art).portrait,
+    pattern: palettes(art)[variant],
+    grout: art.colours[variant].grout,
+    outline: outlineIndex(art, variant),
   };
   const painted = paintTiles(tiles, LAYOUT.width, LAYOUT.height, style, framing.target, random, window);
   return { ...painted, frame: overlay };
 }
 
-function outlineIndex(variant: ArtVariantName): number {
-  const index = ART_VARIANTS[variant].pattern.indexOf(ART_VARIANTS[variant].outline as never);
+function outlineIndex(art: Art, variant: ArtVariantName): number {
+  const index = art.colours[variant].pattern.indexOf(art.colours[variant].outline);
   if (index < 0) throw new Error(`the ${variant} outline colour is not one of its pattern colours`);
   return index;
 }

@@ -2,12 +2,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { DEFAULT_CAMPAIGN, withCampaign } from '@selfie-mosaic/campaign';
 import { API_ERRORS, XSRF } from '@selfie-mosaic/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { isAppRoute } from './web.js';
+import { isAppRoute as isRoute } from './web.js';
 
 const INDEX = '<!doctype html><html><head><title>Selfie Mosaic</title></head><body><div id="root"></div></body></html>';
+
+/** The page as served: the build's index.html with today's campaign in it. */
+const PAGE = withCampaign(INDEX, DEFAULT_CAMPAIGN);
+const isAppRoute = (pathname: string) => isRoute(pathname, DEFAULT_CAMPAIGN);
 
 const APP_JS = `export const tiles = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `tile-${i}`))};`;
 
@@ -76,7 +81,7 @@ describe('hosting the web build', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.headers.get('cache-control')).toBe('no-cache');
-    expect(await response.text()).toBe(INDEX);
+    expect(await response.text()).toBe(PAGE);
   });
 
   it('sets the XSRF cookie with the page', async () => {
@@ -90,7 +95,7 @@ describe('hosting the web build', () => {
       const response = await fetch(`${server.url}${pathname}`);
       expect(response.status).toBe(404);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(await response.text()).toBe(INDEX);
+      expect(await response.text()).toBe(PAGE);
     },
   );
 
@@ -131,11 +136,11 @@ describe('hosting the web build', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-encoding']).toBe('br');
     expect(page.headers['cache-control']).toBe('no-cache');
-    expect(brotliDecompressSync(page.body).toString()).toBe(INDEX);
+    expect(brotliDecompressSync(page.body).toString()).toBe(PAGE);
     const missing = await rawGet('/de/de/nowhere', 'gzip');
     expect(missing.status).toBe(404);
     expect(missing.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(missing.body).toString()).toBe(INDEX);
+    expect(gunzipSync(missing.body).toString()).toBe(PAGE);
   });
 
   it('answers unknown API paths and missing assets with JSON 404', async () => {

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { COUNTRY_CODES, isLocaleCode } from '@selfie-mosaic/campaign';
+import { type Campaign, findMarket, isLocaleCode } from '@selfie-mosaic/campaign';
 import { ADMIN_PATHS, ApiError, isScreenName } from '@selfie-mosaic/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { campaignIndex } from './campaign-page.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -11,11 +12,11 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * Whether a path is one of the single-page app's routes (docs/product.md#routes), in any letter case: the app sends
  * `/GB/EN/start` on to its lower-case address, so such a page is served, not a 404.
  */
-export function isAppRoute(pathname: string): boolean {
+export function isAppRoute(pathname: string, campaign: Pick<Campaign, 'markets'>): boolean {
   const segments = pathname.toLowerCase().split('/').filter(Boolean);
   const [country, language, screen] = segments;
   if (segments.length === 0) return true;
-  if (!country || !COUNTRY_CODES.includes(country)) return false;
+  if (!country || !findMarket(campaign, country)) return false;
   if (segments.length === 1) return true;
   if (language === undefined || !isLocaleCode(language)) return false;
   // `/:country/:language` is answered by the app with a redirect to its start screen.
@@ -35,17 +36,20 @@ function cacheControlFor(filePath: string, webDist: string): string {
 }
 
 /**
- * Hosts the web build: hashed assets cached for good, index.html and build manifests revalidated,
+ * Hosts the web build: hashed assets cached for good, index.html (with the campaign in it) and build manifests revalidated,
  * the app's routes answered with index.html (200), any other page with index.html and 404 so the app
- * shows its 404 page, and unknown API paths with a JSON 404; `/admin` with index.html only while the dashboard
- * is on. Text files go out as the `.br`/`.gz` siblings the build wrote (`Vary: Accept-Encoding`), so nothing is compressed per request.
+ * shows its 404 page, and unknown API paths with a JSON 404. Text files go out as the `.br`/`.gz`
+ * siblings the build wrote (`Vary: Accept-Encoding`), so nothing is compressed per request. `/admin` is
+ * answered with index.html only while the dashboard is on.
  */
 export async function registerWeb(
   app: FastifyInstance,
   webDist: string,
+  campaign: Campaign,
   { adminPage }: { adminPage: boolean } = { adminPage: false },
 ): Promise<void> {
-  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  const indexFile = path.join(webDist, 'index.html');
+  const hasWeb = existsSync(indexFile);
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -58,14 +62,27 @@ export async function registerWeb(
     });
   }
 
-  // Read per request (a new build can replace index.html while the server runs), precompressed like
-  // the assets; setHeaders above marks it no-cache.
-  const sendIndex = (reply: FastifyReply, status: number) => reply.code(status).sendFile('index.html');
+  // The campaign goes into the page, so the page is never the build's file as it stands (nor its .br/.gz).
+  const indexPage = campaignIndex(indexFile, campaign);
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply, status: number) => {
+    const page = await indexPage(request.headers['accept-encoding']);
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('vary', 'Accept-Encoding');
+    if (page.encoding) reply.header('content-encoding', page.encoding);
+    return reply.send(page.body);
+  };
 
-  if (hasWeb) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply, 200));
+  if (hasWeb) {
+    app.get('/', { schema: { hide: true } }, (request, reply) => sendIndex(request, reply, 200));
+    app.get('/index.html', { schema: { hide: true } }, (request, reply) => sendIndex(request, reply, 200));
+  }
   // The dashboard is a page of the app only while an admin secret is set; otherwise an unknown path like any other.
-  if (hasWeb && adminPage)
-    app.get(ADMIN_PATHS.page, { schema: { hide: true } }, (_request, reply) => sendIndex(reply, 200));
+  if (hasWeb && adminPage) {
+    app.get(ADMIN_PATHS.page, { schema: { hide: true } }, (request, reply) => sendIndex(request, reply, 200));
+  }
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0] ?? '/';
@@ -73,6 +90,6 @@ export async function registerWeb(
     if (pathname.startsWith('/api/') || pathname === '/api' || !wantsPage || !hasWeb) {
       throw new ApiError('notFound');
     }
-    return sendIndex(reply, isAppRoute(pathname) ? 200 : 404);
+    return sendIndex(request, reply, isAppRoute(pathname, campaign) ? 200 : 404);
   });
 }

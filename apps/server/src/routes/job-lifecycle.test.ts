@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
-import { BRAND } from '@selfie-mosaic/campaign';
+import { DEFAULT_CAMPAIGN } from '@selfie-mosaic/campaign';
 import { ARTWORK, MESSAGES, type QueueStatus, RESULT_TTL_MS } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { EventSource } from 'eventsource';
@@ -116,7 +116,9 @@ describe('a job from upload to artwork', () => {
     expect(jpeg.includes(Buffer.from('TestCam'))).toBe(false);
 
     const download = await fetch(`${server.url}${result.file_path}?download=1`);
-    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="${BRAND.downloadFileName}"`);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="${DEFAULT_CAMPAIGN.brand.downloadFileName}"`,
+    );
     await download.arrayBuffer();
   });
 

@@ -1,4 +1,3 @@
-import { BRAND } from '@selfie-mosaic/campaign';
 import { ApiError, errorSchema, jobParamsSchema, RESULT_TTL_MS, resultResponseSchema } from '@selfie-mosaic/contract';
 import { z } from 'zod';
 import { RESULTS } from '../services/storage-names.js';
@@ -11,7 +10,7 @@ function resultPath(token: string): string {
   return `/files/${RESULTS.nameOf(token)}`;
 }
 
-export function resultRoutes(app: App, { backend }: Services): void {
+export function resultRoutes(app: App, { backend, config }: Services): void {
   app.get(
     '/api/result/:jobId',
     {
@@ -54,7 +53,7 @@ export function resultRoutes(app: App, { backend }: Services): void {
       if (!file) throw new ApiError('resultNotFound');
       reply.type('image/jpeg').header('content-length', file.size).header('cache-control', ARTWORK_CACHE_CONTROL);
       if (request.query.download === '1' || request.query.download === 'true') {
-        reply.header('content-disposition', `attachment; filename="${BRAND.downloadFileName}"`);
+        reply.header('content-disposition', `attachment; filename="${config.campaign.brand.downloadFileName}"`);
       }
       return reply.send(file.stream);
     },

@@ -53,7 +53,11 @@ export function createRenderPool(options: { threads: number; log: FastifyBaseLog
   let closing: Promise<void> | undefined;
 
   const start = (): ChildProcess => {
-    const hostOptions: RenderHostOptions = { threads: options.threads, crashAttempts: options.crashAttempts };
+    const hostOptions: RenderHostOptions = {
+      threads: options.threads,
+      crashAttempts: options.crashAttempts,
+      art: options.art,
+    };
     // Structured clone carries the photo and the artwork as bytes; no execArgv of the parent (test loaders).
     const started = fork(hostFile, [JSON.stringify(hostOptions)], { serialization: 'advanced', execArgv: [] });
     started.on('message', (reply: HostReply) => {

@@ -1,4 +1,5 @@
 import type { RefusalCode } from '@selfie-mosaic/contract';
+import type { Art } from '@selfie-mosaic/mosaic';
 
 /** What the main thread sends a render worker. */
 export interface RenderTask {
@@ -15,6 +16,8 @@ export type RenderOutcome =
 export interface RenderWorkerData {
   /** Test hook: exit the thread during attempts 1…n of each job, a real crash mid-job. */
   crashAttempts: number;
+  /** The campaign's palette, pattern, frame and wordmark colours, sent once when the render process starts. */
+  art: Art;
 }
 
 /** What the render process is started with (its one command-line argument, as JSON). */

@@ -9,7 +9,9 @@ const data = (Piscina.workerData ?? {}) as Partial<RenderWorkerData>;
 
 // One render per thread and one thread per core: libvips' own thread pool would only oversubscribe them.
 sharp.concurrency(1);
-await loadModels();
+/** One object for the thread's life: the engine builds its palettes and frames once per art object. */
+const art = data.art;
+await loadModels(art);
 
 /** Resolves once this thread has loaded the models (the module's top-level await): readiness. */
 export function warmUp(): boolean {
@@ -19,7 +21,7 @@ export function warmUp(): boolean {
 export default async function renderTask(task: RenderTask): Promise<RenderOutcome> {
   if (task.attempt <= (data.crashAttempts ?? 0)) process.exit(70);
   try {
-    const result = await render(task.photo, { blacklabel: task.blacklabel });
+    const result = await render(task.photo, { blacklabel: task.blacklabel, ...(art ? { art } : {}) });
     const jpeg = new Uint8Array(result.jpeg.buffer, result.jpeg.byteOffset, result.jpeg.byteLength);
     const outcome: RenderOutcome = {
       kind: 'artwork',

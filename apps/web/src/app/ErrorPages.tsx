@@ -1,6 +1,7 @@
-import { BRAND, findMarket, isLocaleCode, type LocaleCode } from '@selfie-mosaic/campaign';
+import { isLocaleCode, type LocaleCode } from '@selfie-mosaic/campaign';
 import type { TFunction } from 'i18next';
 import { Component, type ReactNode, Suspense, use, useEffect, useState } from 'react';
+import { campaign, findMarket } from '../lib/campaign';
 import { isChunkLoadError, reloadForChunkError } from '../lib/chunk-reload';
 import { type LoadedLocale, loadLocale } from '../lib/i18n';
 import { browserLanguages, localeCookie, resolveLocale } from '../lib/locale';
@@ -82,7 +83,7 @@ function errorPageCopy(code: LocaleCode): Promise<LoadedLocale | null> {
 function Unreachable() {
   return (
     <main className="screen screen--centered">
-      <h1 className="display">{BRAND.experienceName}</h1>
+      <h1 className="display">{campaign.brand.experienceName}</h1>
       <div className="actions">
         <button type="button" className="button" onClick={() => window.location.reload()} aria-label="Reload">
           ↻
@@ -120,11 +121,11 @@ export function NotFoundScreen() {
 
 /** What crawlers see instead of an error page: the experience's name and description, no error. */
 function CrawlerFallback() {
-  useEffect(() => setPageMeta(BRAND.experienceName, BRAND.description), []);
+  useEffect(() => setPageMeta(campaign.brand.experienceName, campaign.brand.description), []);
   return (
     <main className="screen screen--centered">
-      <h1 className="display">{BRAND.experienceName}</h1>
-      <p className="lead">{BRAND.description}</p>
+      <h1 className="display">{campaign.brand.experienceName}</h1>
+      <p className="lead">{campaign.brand.description}</p>
     </main>
   );
 }

@@ -1,6 +1,7 @@
-import { findMarket, getLocale } from '@selfie-mosaic/campaign';
+import { getLocale } from '@selfie-mosaic/campaign';
 import { pagePathParts, screenPath } from '@selfie-mosaic/contract';
 import { useLocation } from 'wouter';
+import { findMarket } from '../lib/campaign';
 import { useLocale } from '../lib/locale-context';
 
 /** The market's languages; only shown where a market offers more than one. */

@@ -40,11 +40,12 @@ export function LocaleLayout({ locale, t, i18n, market, countryName, children }:
       t,
       i18n,
       country,
+      market,
       countryName,
       minimumAge,
       path: (name) => screenPath(country, locale.code, name),
     }),
-    [locale, t, i18n, country, countryName, minimumAge],
+    [locale, t, i18n, country, market, countryName, minimumAge],
   );
 
   // Before the first paint, so a right-to-left page is never drawn left to right first.

@@ -1,6 +1,6 @@
-import { BRAND } from '@selfie-mosaic/campaign';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
+import { campaign } from '../lib/campaign';
 import { MosaicMark } from '../lib/ui/MosaicMark';
 
 interface PageShellProps {
@@ -25,9 +25,9 @@ export function PageShell({ t, children, languageSwitch, banner }: PageShellProp
           <span className="wordmark">
             <MosaicMark columns={3} rows={3} seed={11} className="wordmark__tiles" />
             <span className="wordmark__text" translate="no">
-              <span className="wordmark__name">{BRAND.brand}</span>
+              <span className="wordmark__name">{campaign.brand.brand}</span>
               <span className="wordmark__cross"> × </span>
-              <span className="wordmark__name">{BRAND.partner}</span>
+              <span className="wordmark__name">{campaign.brand.partner}</span>
             </span>
           </span>
           {languageSwitch}

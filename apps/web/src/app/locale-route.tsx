@@ -1,7 +1,8 @@
-import { findMarket, isLocaleCode, type LocaleCode, type Market } from '@selfie-mosaic/campaign';
+import { isLocaleCode, type LocaleCode, type Market } from '@selfie-mosaic/campaign';
 import { FIRST_SCREEN, isScreenName, marketPath, screenPath } from '@selfie-mosaic/contract';
 import { use, useEffect } from 'react';
 import { Redirect, useParams } from 'wouter';
+import { findMarket } from '../lib/campaign';
 import { countryName } from '../lib/country-names';
 import { preloadFontsFor } from '../lib/fonts';
 import { loadLocale } from '../lib/i18n';

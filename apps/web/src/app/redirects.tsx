@@ -1,6 +1,6 @@
-import { findMarket } from '@selfie-mosaic/campaign';
 import { screenPath } from '@selfie-mosaic/contract';
 import { Redirect, useParams } from 'wouter';
+import { findMarket } from '../lib/campaign';
 import { browserLanguages, localeCookie, marketForLocale, resolveLocale } from '../lib/locale';
 import { NotFoundPage } from './ErrorPages';
 

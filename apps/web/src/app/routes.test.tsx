@@ -1,21 +1,13 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../lib/session';
-import { answerFetch } from '../test/answer-fetch';
+import { serveLocaleFiles } from '../test/locale-files';
 import { currentPath, renderApp } from '../test/render-app';
 import { SCREENS } from './screens';
 
-const copies = import.meta.glob<unknown>('../locales/*.json', { eager: true, import: 'default' });
-
 beforeEach(() => {
   // Locale files are fetched as hashed JSON in the browser; here they come from the source folder.
-  answerFetch(async (input: RequestInfo | URL) => {
-    const url = String(input);
-    const code = /\/([\w-]+)\.json/.exec(url)?.[1];
-    const copy = code ? copies[`../locales/${code}.json`] : undefined;
-    if (copy) return new Response(JSON.stringify(copy), { headers: { 'content-type': 'application/json' } });
-    return new Response('{}', { status: 204 });
-  });
+  serveLocaleFiles();
 });
 
 afterEach(() => {

@@ -3,15 +3,17 @@ import type { LocaleCode } from '@selfie-mosaic/campaign';
 type CountryNames = Record<string, string>;
 
 /**
- * Each locale's names of the markets offering it, generated from CLDR (build/country-names.ts): the
- * browser's Intl lacks several of our languages. One tiny file per locale, fetched with its copy.
+ * Each locale's names of every country a campaign may run in, generated from CLDR (build/country-names.ts): the
+ * browser's Intl lacks several of our languages. One file per locale, fetched as data with its copy.
  */
-const files = import.meta.glob<CountryNames>('../locales/countries/*.json', { import: 'default' });
+const urls = import.meta.glob<string>('../locales/countries/*.json', { query: '?url', import: 'default', eager: true });
 
-/** The locale's country names; none when the locale has no file (its pages then fall back to codes). */
+/** The locale's country names; none when the locale has no file or it cannot be fetched (pages then show codes). */
 export async function loadCountryNames(code: LocaleCode): Promise<CountryNames> {
-  const load = files[`../locales/countries/${code}.json`];
-  return load ? load() : {};
+  const url = urls[`../locales/countries/${code}.json`];
+  if (!url) return {};
+  const response = await fetch(url);
+  return response.ok ? ((await response.json()) as CountryNames) : {};
 }
 
 /** The name `{{country}}` inserts; the code, upper case, only if a name were ever missing. */

@@ -1,6 +1,7 @@
 import { getLocale, type Locale, type LocaleCode } from '@selfie-mosaic/campaign';
 import { ERROR_MESSAGES, MESSAGES, QUEUE_MESSAGES } from '@selfie-mosaic/contract';
 import type { i18n as I18n, TFunction } from 'i18next';
+import { campaign } from './campaign';
 import { loadCountryNames } from './country-names';
 
 type Resources = Record<string, unknown>;
@@ -85,8 +86,20 @@ async function addBundle(code: LocaleCode): Promise<boolean> {
   const { tag } = getLocale(code);
   if (!i18n.hasResourceBundle(tag, 'translation')) {
     i18n.addResourceBundle(tag, 'translation', code === 'en' ? mergeEnglish(resources) : resources, true, true);
+    addCampaignCopy(i18n, code, tag);
   }
   return true;
+}
+
+/**
+ * The campaign's copy over the app's: its experience name as every page title's suffix, then the operator's
+ * overrides for this locale (checked at start against the keys and variables of the English copy).
+ */
+function addCampaignCopy(i18n: I18n, code: LocaleCode, tag: string): void {
+  i18n.addResource(tag, 'translation', 'meta.titleSuffix', campaign.brand.experienceName);
+  for (const [key, text] of Object.entries(campaign.copy[code] ?? {})) {
+    if (text !== undefined) i18n.addResource(tag, 'translation', key, text);
+  }
 }
 
 /** Loads a locale's copy and country names once; a locale whose file has not landed yet reads in English. */

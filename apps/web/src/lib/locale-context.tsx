@@ -1,4 +1,4 @@
-import type { Locale } from '@selfie-mosaic/campaign';
+import type { Locale, Market } from '@selfie-mosaic/campaign';
 import type { ScreenName } from '@selfie-mosaic/contract';
 import type { i18n as I18n, TFunction } from 'i18next';
 import { createContext, useContext } from 'react';
@@ -10,6 +10,8 @@ export interface ActiveLocale {
   /** The instance behind `t`, for copy with a link inside it (`Trans`). */
   i18n: I18n;
   country: string;
+  /** The campaign's market: its legal links, residence question and art variant. */
+  market: Market;
   countryName: string;
   /** The market's minimum age, the same in each of its languages; null where it asks for "legal age". */
   minimumAge: number | null;

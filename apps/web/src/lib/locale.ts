@@ -1,5 +1,6 @@
-import { findMarket, getLocale, LOCALES, type LocaleCode, MARKETS, type Market } from '@selfie-mosaic/campaign';
+import { getLocale, type LocaleCode, type Market } from '@selfie-mosaic/campaign';
 import { LOCALE_COOKIE } from '@selfie-mosaic/contract';
+import { CAMPAIGN_LOCALES, campaign, findMarket } from './campaign';
 import { readCookie } from './cookies';
 
 /** Browser tags that name a locale under another code (Bosnian–Montenegrin is read for Serbian Latin too). */
@@ -32,7 +33,7 @@ export interface LocaleSources {
 /**
  * Route → `locale` cookie → browser languages → en (docs/product.md#locales-and-markets), within the allowed locales.
  */
-export function resolveLocale(sources: LocaleSources, allowed: readonly LocaleCode[] = LOCALES.map((l) => l.code)) {
+export function resolveLocale(sources: LocaleSources, allowed: readonly LocaleCode[] = CAMPAIGN_LOCALES) {
   const isAllowed = (code: string | null | undefined): code is LocaleCode =>
     !!code && (allowed as readonly string[]).includes(code);
   if (isAllowed(sources.route)) return sources.route;
@@ -53,7 +54,7 @@ export function marketForLocale(code: LocaleCode, languages: readonly string[] =
   const own = getLocale(code).country;
   const byOwn = own ? findMarket(own) : undefined;
   if (byOwn) return byOwn;
-  const offering = MARKETS.filter((market) => market.locales.includes(code));
+  const offering = campaign.markets.filter((market) => market.locales.includes(code));
   for (const language of languages) {
     const region = language.split('-')[1];
     const match = region && offering.find((market) => market.country === lower(region));
@@ -63,7 +64,7 @@ export function marketForLocale(code: LocaleCode, languages: readonly string[] =
     offering.find((market) => market.locales[0] === code && market.country === code) ??
     offering.find((market) => market.locales[0] === code) ??
     offering[0];
-  return home ?? (findMarket('gb') as Market);
+  return home ?? findMarket('gb') ?? (campaign.markets[0] as Market);
 }
 
 export function browserLanguages(): readonly string[] {

@@ -1,4 +1,4 @@
-import { findMarket, legalLinks } from '@selfie-mosaic/campaign';
+import { legalLinks } from '@selfie-mosaic/campaign';
 import { useLocation } from 'wouter';
 import { ageCopy, useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
@@ -8,11 +8,10 @@ import { MosaicMark } from '../../lib/ui/MosaicMark';
 
 /** Screen 1: the age gate (docs/product.md#start). Yes goes on to the terms, No to the exit page. */
 export default function StartScreen() {
-  const { t, locale, country, countryName, minimumAge, path } = useLocale();
+  const { t, locale, country, market, countryName, minimumAge, path } = useLocale();
   const [, navigate] = useLocation();
   usePageMeta(t('start.title'));
-  const market = findMarket(country);
-  const links = legalLinks(country, locale.code, import.meta.env.VITE_LEGAL_BASE_URL || undefined);
+  const links = legalLinks(market, locale.code);
 
   const answer = (value: 'yes' | 'no') => {
     sessionStore.update({ questionAnswer: value });
@@ -42,7 +41,7 @@ export default function StartScreen() {
         <h1 id="age-question" className="display">
           {ageCopy(t, minimumAge, 'start.question')}
         </h1>
-        {market?.confirmResidence && (
+        {market.confirmResidence && (
           <p className="lead">{ageCopy(t, minimumAge, 'start.residence', { country: countryName })}</p>
         )}
         <div className="actions actions--split">

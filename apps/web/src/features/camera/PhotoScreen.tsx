@@ -35,7 +35,7 @@ const COUNTDOWN_SECONDS = 3;
  * comes on by surprise, and every visitor sees the same first step.
  */
 export default function PhotoScreen() {
-  const { t, path } = useLocale();
+  const { t, path, market } = useLocale();
   const [, navigate] = useLocation();
   const session = useSession();
   const camera = useCamera();
@@ -108,7 +108,8 @@ export default function PhotoScreen() {
     setMessage(null);
     sessionStore.update({ isUploading: true, error: null });
     try {
-      const response = await uploadPhoto(photo.blob, session.userSessionId);
+      // A black-label market's artworks use the dark variant of the campaign's art.
+      const response = await uploadPhoto(photo.blob, session.userSessionId, market.blackLabel);
       camera.stop();
       jobSession.startJob(response.job_id, {
         status: response.status,

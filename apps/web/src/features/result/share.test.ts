@@ -1,5 +1,5 @@
-import { BRAND } from '@selfie-mosaic/campaign';
 import { describe, expect, it, vi } from 'vitest';
+import { campaign } from '../../lib/campaign';
 import { shareArtwork } from './share';
 
 const file = new File(['jpeg'], 'iqos-mosaic.jpg', { type: 'image/jpeg' });
@@ -9,7 +9,7 @@ describe('sharing the artwork', () => {
     const share = vi.fn(async () => undefined);
     const outcome = await shareArtwork(file, 'https://x/a.jpg', { share, canShare: () => true });
     expect(outcome).toBe('shared');
-    expect(share).toHaveBeenCalledWith({ files: [file], title: BRAND.share.title });
+    expect(share).toHaveBeenCalledWith({ files: [file], title: campaign.brand.share.title });
   });
 
   it('falls back to download where files cannot be shared or share is missing', async () => {
@@ -22,7 +22,11 @@ describe('sharing the artwork', () => {
   it('shares the link with title and text when the image could not be fetched', async () => {
     const share = vi.fn(async () => undefined);
     await shareArtwork(null, 'https://x/a.jpg', { share, canShare: () => true });
-    expect(share).toHaveBeenCalledWith({ title: BRAND.share.title, text: BRAND.share.text, url: 'https://x/a.jpg' });
+    expect(share).toHaveBeenCalledWith({
+      title: campaign.brand.share.title,
+      text: campaign.brand.share.text,
+      url: 'https://x/a.jpg',
+    });
   });
 
   it('treats a dismissed share sheet as cancelled, not as a failure', async () => {

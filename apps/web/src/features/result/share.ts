@@ -1,4 +1,4 @@
-import { BRAND } from '@selfie-mosaic/campaign';
+import { campaign } from '../../lib/campaign';
 
 export type ShareOutcome = 'shared' | 'cancelled' | 'unsupported';
 
@@ -12,7 +12,7 @@ export async function fetchArtworkFile(url: string, fetcher: typeof fetch = fetc
   const response = await fetcher(url);
   if (!response.ok) throw new Error(`artwork answered ${response.status}`);
   const blob = await response.blob();
-  return new File([blob], BRAND.downloadFileName, { type: blob.type || 'image/jpeg' });
+  return new File([blob], campaign.brand.downloadFileName, { type: blob.type || 'image/jpeg' });
 }
 
 /**
@@ -28,8 +28,8 @@ export async function shareArtwork(
 ): Promise<ShareOutcome> {
   if (typeof nav.share !== 'function') return 'unsupported';
   let data: ShareData | null = null;
-  if (file && nav.canShare?.({ files: [file] })) data = { files: [file], title: BRAND.share.title };
-  else if (!file) data = { title: BRAND.share.title, text: BRAND.share.text, url };
+  if (file && nav.canShare?.({ files: [file] })) data = { files: [file], title: campaign.brand.share.title };
+  else if (!file) data = { title: campaign.brand.share.title, text: campaign.brand.share.text, url };
   if (!data) return 'unsupported';
   try {
     await nav.share(data);

@@ -1,3 +1,4 @@
+import { legalLinks } from '@selfie-mosaic/campaign';
 import { useId, useState } from 'react';
 import { Trans } from 'react-i18next/TransWithoutContext';
 import { Link, Redirect, useLocation } from 'wouter';
@@ -23,7 +24,7 @@ interface Problem {
 
 /** Screen 3: accept the terms, then continue to the camera. */
 export default function CuriousScreen() {
-  const { t, i18n, locale, country, path } = useLocale();
+  const { t, i18n, locale, country, market, path } = useLocale();
   const [, navigate] = useLocation();
   const session = useSession();
   const [agreed, setAgreedState] = useState(session.consentGiven || tickedInSession === session.userSessionId);
@@ -36,6 +37,7 @@ export default function CuriousScreen() {
   const checkboxId = useId();
   const problemId = useId();
   usePageMeta(t('curious.title'));
+  const termsUrl = legalLinks(market, locale.code).terms;
 
   if (session.questionAnswer !== 'yes') return <Redirect to={path('start')} replace />;
 
@@ -91,7 +93,20 @@ export default function CuriousScreen() {
         <label htmlFor={checkboxId} className="consent__label">
           {/* One sentence with the link inside, so each language puts the terms where its grammar wants them.
               The tag is <terms>, not <link>: Trans parses the copy as HTML, where <link> is a void element. */}
-          <Trans i18n={i18n} t={t} i18nKey="curious.agree" components={{ terms: <Link to={path('terms')} /> }} />
+          {/* The operator's own terms where the campaign names them, else the experience's terms screen. */}
+          <Trans
+            i18n={i18n}
+            t={t}
+            i18nKey="curious.agree"
+            components={{
+              terms: termsUrl ? (
+                // biome-ignore lint/a11y/useAnchorContent: Trans puts the copy's words for the terms inside the link.
+                <a href={termsUrl} target="_blank" rel="noopener noreferrer" />
+              ) : (
+                <Link to={path('terms')} />
+              ),
+            }}
+          />
         </label>
       </div>
       <p id={problemId} className="form-error" role="alert">

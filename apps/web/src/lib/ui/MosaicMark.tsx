@@ -1,7 +1,7 @@
-import { ART_VARIANTS } from '@selfie-mosaic/campaign';
+import { campaign } from '../campaign';
 
 const PALETTES = {
-  campaign: ART_VARIANTS.standard.pattern,
+  campaign: campaign.tiles,
   /** Quiet warm stone, for pages that end the journey (exit, errors). */
   stone: ['#e8dfcf', '#d7cbb6', '#f2e6cf', '#c9c3ba', '#b9ab92', '#efe8dc'],
 } as const;

@@ -1,24 +1,15 @@
-/**
- * The campaign's art palette: every tessera of an artwork is one of these colours (sRGB hex).
- * The portrait set spans skin, hair and clothing for every visitor; the pattern set paints the
- * background; each variant names the frame and wordmark colours.
- */
-export interface ArtVariant {
-  /** Colours for the background pattern behind the visitor. */
-  pattern: readonly string[];
-  /** Grout between tesserae. */
-  grout: string;
-  /** The row of pattern tesserae that outlines the visitor (one of `pattern`). */
-  outline: string;
-  frame: string;
-  wordmark: string;
-}
+import type { CampaignFile } from './schema.js';
 
+/**
+ * Today's art palette: every tessera of an artwork is one of these colours (sRGB hex). The portrait set spans skin,
+ * hair and clothing for every visitor; the pattern set paints the background; each variant names the frame and
+ * wordmark colours.
+ */
 /**
  * The visitor's tesserae: 194 smalti laid out in CIELAB (lightness × chroma × hue) so every skin
  * tone, hair colour and garment has a close match; the engine picks the nearest by ΔE.
  */
-export const PORTRAIT_COLOURS: readonly string[] = [
+const PORTRAIT_COLOURS = [
   // skin, hair and warm shadows, dark to light, in pink, rosy, neutral, golden and olive undertones
   '#2f2021',
   '#321f20',
@@ -218,7 +209,8 @@ export const PORTRAIT_COLOURS: readonly string[] = [
   '#87c3c5',
 ];
 
-export const ART_VARIANTS = {
+export const DEFAULT_ART: CampaignFile['art'] = {
+  portrait: PORTRAIT_COLOURS,
   standard: {
     pattern: ['#00b2a9', '#00938c', '#007672', '#5fd3c9', '#b9ebe5', '#f2e6cf', '#d8b46a'],
     grout: '#f4efe6',
@@ -233,6 +225,4 @@ export const ART_VARIANTS = {
     frame: '#0d0d0d',
     wordmark: '#d9c08a',
   },
-} as const satisfies Record<string, ArtVariant>;
-
-export type ArtVariantName = keyof typeof ART_VARIANTS;
+};
