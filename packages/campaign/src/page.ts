@@ -25,11 +25,15 @@ export function campaignHead(campaign: Campaign): string {
   );
 }
 
-/** index.html of the build with the campaign's title, description, theme and data. */
+/**
+ * index.html of the build with the campaign's title, description, theme and data; the phone's browser bar takes the
+ * theme's deepest brand colour.
+ */
 export function withCampaign(html: string, campaign: Campaign): string {
   const { experienceName, description } = campaign.brand;
   return html
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(experienceName)}</title>`)
     .replace(/(<meta name="description" content=")[^"]*(")/, `$1${escapeHtml(description)}$2`)
+    .replace(/(<meta name="theme-color" content=")[^"]*(")/, `$1${escapeHtml(campaign.theme.primaryDeep)}$2`)
     .replace('</head>', `${campaignHead(campaign)}</head>`);
 }

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, newSessionId, startTestServer, type TestServer } from '../test/harness.js';
 
 const INDEX =
-  '<!doctype html><html><head><title>IQOS Mosaic</title><meta name="description" content="old" /></head>' +
+  '<!doctype html><html><head><title>IQOS Mosaic</title><meta name="theme-color" content="#0b5f5c" />' +
+  '<meta name="description" content="old" /></head>' +
   '<body><div id="root"></div></body></html>';
 
 /** A campaign of another brand in the Netherlands and Germany only, with a brand name that tries to end the script. */
@@ -24,7 +25,7 @@ const OTHER: CampaignFile = {
     brand: 'Aurora</script><script>alert(1)</script>',
     experienceName: 'Aurora & Co',
   },
-  theme: { ...DEFAULT_CAMPAIGN_FILE.theme, primaryStrong: '#7a1f5c' },
+  theme: { ...DEFAULT_CAMPAIGN_FILE.theme, primaryStrong: '#7a1f5c', primaryDeep: '#4a1d63' },
   markets: { nl: { locales: ['en'], blackLabel: true }, de: { locales: ['de', 'en'], minimumAge: null } },
   copy: { en: { 'start.eyebrow': 'A mosaic by Aurora' } },
 };
@@ -43,6 +44,7 @@ describe('the campaign in index.html', () => {
     expect(dataBlock(html)).toEqual(JSON.parse(JSON.stringify(publicCampaign(campaign))));
     expect(html).not.toContain('</script><script>alert');
     expect(html).toContain('<title>Aurora &amp; Co</title>');
+    expect(html).toContain('<meta name="theme-color" content="#4a1d63" />');
     expect(html).toContain(`<meta name="description" content="${DEFAULT_CAMPAIGN.brand.description}" />`);
     expect(html).toMatch(/<style id="campaign-theme">html:root\{[^}]*--primary-strong:#7a1f5c;/);
     expect(html).toMatch(/<style id="campaign-theme">html:root\{[^}]*--stone-50:#fbf8f3;/);

@@ -119,7 +119,10 @@ describe('the /admin page', () => {
   async function withWeb(env: Record<string, string>): Promise<TestServer> {
     const web = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-web-'));
     dirs.push(web);
-    writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>Selfie Mosaic</title>');
+    writeFileSync(
+      path.join(web, 'index.html'),
+      '<!doctype html><html><head><title>App</title></head><body></body></html>',
+    );
     return startTestServer({ WEB_DIST: web, ...env });
   }
 
@@ -132,7 +135,8 @@ describe('the /admin page', () => {
       expect(await offPage.text()).toBe(await (await fetch(`${off.url}/no-such-page`)).text());
       const onPage = await fetch(`${on.url}${ADMIN_PATHS.page}`);
       expect(onPage.status).toBe(200);
-      expect(await onPage.text()).toContain('<title>Selfie Mosaic</title>');
+      // The app's page, with the campaign the server puts into it.
+      expect(await onPage.text()).toContain('<script type="application/json" id="campaign">');
     } finally {
       await off.stop();
       await on.stop();
