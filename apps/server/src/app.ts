@@ -16,6 +16,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { AdminSecret } from './admin/secret.js';
 import type { Config } from './config.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
 import { connectionOptions, limitConnectionsPerAddress } from './plugins/connection-limits.js';
@@ -25,6 +26,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { closeSilentConnections } from './plugins/silent-connections.js';
 import { registerWeb } from './plugins/web.js';
 import { registerXsrf } from './plugins/xsrf.js';
+import { adminRoutes } from './routes/admin.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { consentRoutes } from './routes/consent.js';
 import type { App, Services } from './routes/context.js';
@@ -211,7 +213,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       queueRoutes(app, services);
       resultRoutes(app, services);
       analyticsRoutes(app, services);
-      await registerWeb(app, config.webDist);
+      if (config.admin) await adminRoutes(app, services, new AdminSecret(config.admin));
+      await registerWeb(app, config.webDist, { adminPage: config.admin !== undefined });
     }
   } catch (error) {
     // Worker threads and the database would otherwise keep a process that failed to start alive.

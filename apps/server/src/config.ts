@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
 import { z } from 'zod';
+import { ADMIN_TOKEN_MIN_LENGTH, type AdminSecretConfig, parsePasswordHash } from './admin/secret.js';
 
 /** apps/server/{src,dist}/config.* → the repository root. */
 const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -104,6 +105,21 @@ const envSchema = z.object({
     .describe('Keep photos and artworks in this S3 bucket instead (credentials from the standard AWS_* variables)'),
   S3_ENDPOINT: z.url().optional().describe('S3-compatible endpoint (MinIO, Ceph…); unset for AWS'),
   S3_REGION: z.string().min(1).default('us-east-1').describe('S3 region'),
+  ADMIN_TOKEN: z
+    .string()
+    .min(ADMIN_TOKEN_MIN_LENGTH, `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -base64 32)`)
+    .optional()
+    .describe('Turns on the dashboard (/admin) and the regulator export: the token operators sign in with'),
+  ADMIN_PASSWORD_HASH: z
+    .string()
+    .superRefine((value, context) => {
+      const parsed = parsePasswordHash(value);
+      if (typeof parsed === 'string') context.addIssue({ code: 'custom', message: parsed });
+    })
+    .optional()
+    .describe(
+      'Instead of ADMIN_TOKEN: an operator password, as the scrypt hash `npm run admin:hash -w apps/server` prints',
+    ),
   TEST_CRASH_ATTEMPTS: integer(0)
     .default(0)
     .describe('Test only: a worker thread exits during attempts 1…n of each job (a real crash mid-job)'),
@@ -116,6 +132,9 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
   if (env.DATABASE_URL && !env.REDIS_URL) problem('REDIS_URL', 'scale mode needs it too when DATABASE_URL is set');
   if (env.ROLE !== 'all' && !(env.REDIS_URL && env.DATABASE_URL)) {
     problem('ROLE', 'api and worker processes share REDIS_URL and DATABASE_URL; set both, or use ROLE=all');
+  }
+  if (env.ADMIN_TOKEN && env.ADMIN_PASSWORD_HASH) {
+    problem('ADMIN_PASSWORD_HASH', 'choose one way to sign in: ADMIN_TOKEN or ADMIN_PASSWORD_HASH');
   }
   if (env.S3_ENDPOINT && !env.S3_BUCKET) problem('S3_ENDPOINT', 'set S3_BUCKET as well');
   if (env.S3_BUCKET && env.STORAGE_DIR) problem('STORAGE_DIR', 'choose one storage: STORAGE_DIR or S3_BUCKET');
@@ -157,7 +176,12 @@ export interface Config {
   /** Both set: scale mode (BullMQ, PostgreSQL, Redis pub/sub); both unset: embedded mode. */
   scale: { redisUrl: string; databaseUrl: string; queueName: string; lockDurationMs: number } | undefined;
   storage: StorageConfig;
+  /** The operators' sign-in secret; undefined: the dashboard and the export are off (404). */
+  admin: AdminSecretConfig | undefined;
 }
+
+/** Variables whose values never appear in a message. */
+const SECRETS = new Set(['ADMIN_TOKEN', 'ADMIN_PASSWORD_HASH']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -172,9 +196,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   );
   const parsed = checkedEnvSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`,
-    );
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      const value = SECRETS.has(name) ? '(hidden)' : JSON.stringify(present[name]);
+      return `  ${issue.path.join('.')}=${value}: ${issue.message}`;
+    });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
@@ -217,6 +243,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storage: e.S3_BUCKET
       ? { kind: 's3', bucket: e.S3_BUCKET, endpoint: e.S3_ENDPOINT, region: e.S3_REGION }
       : { kind: 'directory', dir: path.resolve(e.STORAGE_DIR ?? e.DATA_DIR) },
+    admin: e.ADMIN_TOKEN
+      ? { kind: 'token', token: e.ADMIN_TOKEN }
+      : e.ADMIN_PASSWORD_HASH
+        ? { kind: 'passwordHash', passwordHash: e.ADMIN_PASSWORD_HASH }
+        : undefined,
   };
 }
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { COUNTRY_CODES, isLocaleCode } from '@selfie-mosaic/campaign';
-import { ApiError, isScreenName } from '@selfie-mosaic/contract';
+import { ADMIN_PATHS, ApiError, isScreenName } from '@selfie-mosaic/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -37,10 +37,14 @@ function cacheControlFor(filePath: string, webDist: string): string {
 /**
  * Hosts the web build: hashed assets cached for good, index.html and build manifests revalidated,
  * the app's routes answered with index.html (200), any other page with index.html and 404 so the app
- * shows its 404 page, and unknown API paths with a JSON 404. Text files go out as the `.br`/`.gz`
- * siblings the build wrote (`Vary: Accept-Encoding`), so nothing is compressed per request.
+ * shows its 404 page, and unknown API paths with a JSON 404; `/admin` with index.html only while the dashboard
+ * is on. Text files go out as the `.br`/`.gz` siblings the build wrote (`Vary: Accept-Encoding`), so nothing is compressed per request.
  */
-export async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
+export async function registerWeb(
+  app: FastifyInstance,
+  webDist: string,
+  { adminPage }: { adminPage: boolean } = { adminPage: false },
+): Promise<void> {
   const hasWeb = existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
@@ -59,6 +63,9 @@ export async function registerWeb(app: FastifyInstance, webDist: string): Promis
   const sendIndex = (reply: FastifyReply, status: number) => reply.code(status).sendFile('index.html');
 
   if (hasWeb) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply, 200));
+  // The dashboard is a page of the app only while an admin secret is set; otherwise an unknown path like any other.
+  if (hasWeb && adminPage)
+    app.get(ADMIN_PATHS.page, { schema: { hide: true } }, (_request, reply) => sendIndex(reply, 200));
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0] ?? '/';

@@ -1,4 +1,4 @@
-import { errorSchema, pageviewRequestSchema } from '@selfie-mosaic/contract';
+import { analyticsEventRequestSchema, errorSchema, pageviewRequestSchema } from '@selfie-mosaic/contract';
 import Bowser from 'bowser';
 import { z } from 'zod';
 import type { App, Services } from './context.js';
@@ -33,6 +33,26 @@ export function analyticsRoutes(app: App, { backend }: Services): void {
         countryIso: body.country_iso,
         language: body.language,
         pagePath: pathOnly(body.page_path),
+        browserFamily: browserFamily(body.user_agent ?? request.headers['user-agent']),
+      });
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    '/api/analytics/event',
+    {
+      schema: {
+        summary: 'Count a download or share of the artwork (event, locale, country and browser family only)',
+        body: analyticsEventRequestSchema,
+        response: { 204: z.null().describe('Counted'), 400: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      await backend.analytics.add({
+        event: body.event,
+        countryIso: body.country_iso,
+        language: body.language,
         browserFamily: browserFamily(body.user_agent ?? request.headers['user-agent']),
       });
       return reply.code(204).send(null);

@@ -45,7 +45,8 @@ export function uploadRoutes(app: App, { backend, config, health }: Services): v
       if (!photo) throw new ApiError('invalidField', 'Invalid field "photo": attach the photo file');
       const { user_session_id: sessionId, blacklabel } = parsed.data;
 
-      if (!(await backend.consents.hasConsent(sessionId))) throw new ApiError('noConsent');
+      const consent = await backend.consents.coveringConsent(sessionId);
+      if (!consent) throw new ApiError('noConsent');
       // The place in the queue is taken before the slow steps, or parallel uploads that all saw one free
       // place would all take it. It is given back once the job is queued (it then counts itself) or failed.
       const release = await backend.queue.reserve(config.queueLimit);
@@ -55,7 +56,7 @@ export function uploadRoutes(app: App, { backend, config, health }: Services): v
       let jobId: string;
       try {
         await checkPhoto(photo);
-        jobId = await acceptJob({ backend, health, log: request.log }, { sessionId, blacklabel, photo });
+        jobId = await acceptJob({ backend, health, log: request.log }, { sessionId, consent, blacklabel, photo });
       } finally {
         await release();
       }

@@ -3,6 +3,7 @@ import { DiskStorage } from './embedded/disk-storage.js';
 import { MemoryStatusEvents } from './embedded/memory-events.js';
 import { SqliteJobQueue } from './embedded/sqlite-queue.js';
 import { openPostgres, openSqlite } from './sql/connect.js';
+import { SqlAnalyticsEventStore, SqlJobHistoryStore, SqlOperatorQueries } from './sql/operator-store.js';
 import type { Db } from './sql/schema.js';
 import { SqlConsentStore, SqlJobStore, SqlPageviewStore } from './sql/sql-store.js';
 import type { Backend, FileStorage, JobQueue, StatusEvents } from './types.js';
@@ -64,6 +65,9 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     jobs: new SqlJobStore(db),
     consents: new SqlConsentStore(db),
     pageviews: new SqlPageviewStore(db),
+    analytics: new SqlAnalyticsEventStore(db),
+    history: new SqlJobHistoryStore(db),
+    operators: new SqlOperatorQueries(db),
     queue,
     events,
     storage,

@@ -2,7 +2,7 @@ import { createJobId } from '@selfie-mosaic/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { enqueueJob } from './job-runner.js';
 import type { StorageHealth } from './storage-health.js';
-import type { Backend } from './types.js';
+import type { Backend, ConsentRecord } from './types.js';
 
 export interface Intake {
   backend: Backend;
@@ -19,7 +19,7 @@ export interface Intake {
  */
 export async function acceptJob(
   { backend, health, log }: Intake,
-  upload: { sessionId: string; blacklabel: boolean; photo: Buffer },
+  upload: { sessionId: string; consent: ConsentRecord; blacklabel: boolean; photo: Buffer },
 ): Promise<string> {
   health.assertWritable();
   const jobId = createJobId();
@@ -27,8 +27,16 @@ export async function acceptJob(
   try {
     const photoKey = await backend.storage.savePhoto(jobId, upload.photo);
     undo.push(() => backend.storage.deletePhoto(photoKey));
-    await backend.jobs.create({ id: jobId, sessionId: upload.sessionId, blacklabel: upload.blacklabel, photoKey });
+    const job = await backend.jobs.create({
+      id: jobId,
+      sessionId: upload.sessionId,
+      blacklabel: upload.blacklabel,
+      photoKey,
+    });
     undo.push(() => backend.jobs.delete([jobId]));
+    // The job's lasting record (docs/architecture.md#operators): under which consent, in which market.
+    await backend.history.recordUpload(jobId, upload.consent, job.createdAt);
+    undo.push(() => backend.history.forget(jobId));
     await enqueueJob(backend, jobId);
     return jobId;
   } catch (error) {

@@ -92,6 +92,7 @@ export class JobRunner {
     }
 
     const stopTimer = metrics.renderSeconds.startTimer();
+    const startedAt = Date.now();
     let token: string | undefined;
     try {
       await backend.jobs.markProcessing(jobId, attempt);
@@ -101,7 +102,7 @@ export class JobRunner {
       const outcome = await pool.render({ photo, blacklabel: job.blacklabel, attempt });
       if (outcome.kind === 'refused') {
         stopTimer({ outcome: 'refused' });
-        await this.fail(jobId, photoKey, refusalMessage(outcome.code), outcome.code);
+        await this.fail(jobId, photoKey, refusalMessage(outcome.code), outcome.code, Date.now() - startedAt);
         return;
       }
       token = await backend.storage.saveResult(Buffer.from(outcome.jpeg));
@@ -112,6 +113,8 @@ export class JobRunner {
       metrics.jobsFinished.inc({ status: 'completed' });
       backend.events.publish({ jobId, status: 'completed', errorMessage: null, errorCode: null });
       log.info({ jobId, attempt, timings: outcome.timings, tiles: outcome.tiles }, 'job completed');
+      const end = { outcome: 'completed', errorCode: null, renderMs: Date.now() - startedAt, at: Date.now() } as const;
+      await this.attempt(jobId, 'job end not recorded', () => backend.history.recordEnd(jobId, end));
     } catch (error) {
       stopTimer({ outcome: 'error' });
       health.report(error);
@@ -142,10 +145,18 @@ export class JobRunner {
     }
   }
 
-  private async fail(jobId: string, photoKey: string | null, message: string, code: RefusalCode | null) {
+  private async fail(
+    jobId: string,
+    photoKey: string | null,
+    message: string,
+    code: RefusalCode | null,
+    renderMs: number | null = null,
+  ) {
     const { backend, metrics, resultTtlMs } = this.options;
     // If this write fails the error reaches the queue, which delivers the job again to fail it then.
     await backend.jobs.markFailed(jobId, { message, code, expiresAt: Date.now() + resultTtlMs });
+    const end = { outcome: 'failed', errorCode: code, renderMs, at: Date.now() } as const;
+    await this.attempt(jobId, 'job end not recorded', () => backend.history.recordEnd(jobId, end));
     if (photoKey) await this.attempt(jobId, 'photo not deleted', () => this.dropPhoto(jobId, photoKey));
     metrics.jobsFinished.inc({ status: 'failed' });
     backend.events.publish({ jobId, status: 'failed', errorMessage: message, errorCode: code });
@@ -153,7 +164,9 @@ export class JobRunner {
 
   /** The uploaded photo is deleted as soon as its job ends (docs/architecture.md#data-and-retention). */
   private async dropPhoto(jobId: string, photoKey: string): Promise<void> {
-    await this.options.backend.storage.deletePhoto(photoKey);
-    await this.options.backend.jobs.clearPhoto(jobId);
+    const { backend } = this.options;
+    await backend.storage.deletePhoto(photoKey);
+    await backend.jobs.clearPhoto(jobId);
+    await backend.history.photosDeleted([jobId], Date.now());
   }
 }

@@ -33,6 +33,7 @@ export async function reconcileStorage(backend: Backend, orphanedBefore: number)
       if (job ? !ended : modifiedAt >= orphanedBefore) continue;
       await storage.deletePhoto(key);
       if (job?.photoKey) await jobs.clearPhoto(job.id);
+      if (job) await backend.history.photosDeleted([job.id], Date.now());
       removed.photos++;
     }
   }

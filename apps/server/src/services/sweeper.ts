@@ -18,6 +18,16 @@ export async function sweepExpired(backend: Backend, now = Date.now()): Promise<
       if (job.resultToken) await backend.storage.deleteResult(job.resultToken);
       if (job.photoKey) await backend.storage.deletePhoto(job.photoKey);
     }
+    // The deletion log outlives the job rows: the export proves retention with these times.
+    const deletedAt = Date.now();
+    await backend.history.artworksDeleted(
+      expired.filter((job) => job.resultToken).map((job) => job.id),
+      deletedAt,
+    );
+    await backend.history.photosDeleted(
+      expired.filter((job) => job.photoKey).map((job) => job.id),
+      deletedAt,
+    );
     await backend.jobs.delete(expired.map((job) => job.id));
     removed += expired.length;
   }

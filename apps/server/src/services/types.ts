@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { JobStatus, RefusalCode } from '@selfie-mosaic/contract';
+import type { AnalyticsEvent, FunnelStep, JobStatus, RefusalCode } from '@selfie-mosaic/contract';
 
 /**
  * The seams of the backend. Embedded adapters (SQLite, in-process queue, local files, in-memory events)
@@ -78,8 +78,8 @@ export interface ConsentRecord extends ConsentInput {
 /** Consent records are proof for a regulator: they are never swept and hold no IP address. */
 export interface ConsentStore {
   add(consent: ConsentInput): Promise<ConsentRecord>;
-  /** Whether the session has an affirmative consent (adult user, terms accepted). */
-  hasConsent(sessionId: string): Promise<boolean>;
+  /** The session's latest affirmative consent (adult user, terms accepted): the one an upload is made under. */
+  coveringConsent(sessionId: string): Promise<ConsentRecord | undefined>;
 }
 
 export interface PageviewInput {
@@ -92,6 +92,80 @@ export interface PageviewInput {
 
 export interface PageviewStore {
   add(pageview: PageviewInput): Promise<void>;
+}
+
+export interface AnalyticsEventInput {
+  event: AnalyticsEvent;
+  countryIso: string;
+  language: string;
+  /** Browser family only, as for page views. */
+  browserFamily: string;
+}
+
+export interface AnalyticsEventStore {
+  add(event: AnalyticsEventInput): Promise<void>;
+}
+
+export type JobOutcome = 'completed' | 'failed';
+
+/**
+ * The durable record of each job (docs/architecture.md#operators), kept after the job row is swept: the
+ * consent it was made under, its outcome, and when its photo and artwork were deleted, written as it happens.
+ * Deletion times are set once: the first deletion is the one that counts.
+ */
+export interface JobHistoryStore {
+  recordUpload(jobId: string, consent: ConsentRecord, at: number): Promise<void>;
+  /** Takes back `recordUpload` of an upload refused after it (its job record is undone too). */
+  forget(jobId: string): Promise<void>;
+  /** The first end counts; a redelivered job that ends again changes nothing. */
+  recordEnd(
+    jobId: string,
+    end: { outcome: JobOutcome; errorCode: RefusalCode | null; renderMs: number | null; at: number },
+  ): Promise<void>;
+  photosDeleted(jobIds: readonly string[], at: number): Promise<void>;
+  artworksDeleted(jobIds: readonly string[], at: number): Promise<void>;
+}
+
+export interface JobHistoryRecord {
+  jobId: string;
+  consentId: string | null;
+  uploadedAt: number;
+  endedAt: number | null;
+  outcome: JobOutcome | null;
+  errorCode: RefusalCode | null;
+  renderMs: number | null;
+  photoDeletedAt: number | null;
+  artworkDeletedAt: number | null;
+}
+
+export interface FunnelCount {
+  day: string;
+  countryIso: string;
+  language: string;
+  step: FunnelStep;
+  n: number;
+}
+
+/** Where a batch of the export ends: the next batch starts after it. */
+export interface ConsentCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** The dashboard's and the export's reads. */
+export interface OperatorQueries {
+  /** Jobs ended at or after `since` (the live window). */
+  endedSince(since: number): Promise<Pick<JobHistoryRecord, 'outcome' | 'errorCode' | 'renderMs'>[]>;
+  /** Funnel counters of the days `fromDay`…`toDay` (both included). */
+  funnelCounts(fromDay: string, toDay: string): Promise<FunnelCount[]>;
+  /** Up to `limit` consents created in [from, to) after `after`, in (created_at, id) order. */
+  consentsPage(
+    range: { from: string; to: string },
+    after: ConsentCursor | undefined,
+    limit: number,
+  ): Promise<ConsentRecord[]>;
+  /** The jobs these consents covered, oldest upload first. */
+  jobsOfConsents(consentIds: readonly string[]): Promise<JobHistoryRecord[]>;
 }
 
 /** One delivery of a queued job to a handler. `attempt` counts deliveries, 1-based, across restarts. */
@@ -199,6 +273,9 @@ export interface Backend {
   jobs: JobStore;
   consents: ConsentStore;
   pageviews: PageviewStore;
+  analytics: AnalyticsEventStore;
+  history: JobHistoryStore;
+  operators: OperatorQueries;
   queue: JobQueue;
   events: StatusEvents;
   storage: FileStorage;

@@ -133,7 +133,7 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       });
     });
 
-    it('accepts uploads only for sessions with an affirmative consent', async () => {
+    it("finds the session's latest affirmative consent, the one its uploads are made under", async () => {
       const yes = 'session-1700000000000-yes00001';
       const declined = 'session-1700000000000-no000001';
       const record = await store.consents.add({
@@ -153,9 +153,9 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
         questionAnswer: 'no',
         consentGiven: true,
       });
-      expect(await store.consents.hasConsent(yes)).toBe(true);
-      expect(await store.consents.hasConsent(declined)).toBe(false);
-      expect(await store.consents.hasConsent('session-1700000000000-unknown1')).toBe(false);
+      expect(await store.consents.coveringConsent(yes)).toEqual(record);
+      expect(await store.consents.coveringConsent(declined)).toBeUndefined();
+      expect(await store.consents.coveringConsent('session-1700000000000-unknown1')).toBeUndefined();
     });
   });
 }

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 
 /**
  * Numbered migrations for SQLite and PostgreSQL alike, applied once each by Kysely's Migrator (which
@@ -71,6 +71,75 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('id', 'integer', (c) => c.primaryKey())
         .addColumn('probed_at', 'bigint', (c) => c.notNull())
         .execute();
+    },
+  },
+  // The operators' records (docs/architecture.md#operators): what each job did and when its files were deleted,
+  // kept after the job row is swept; downloads and shares; per-day funnel counters the dashboard reads.
+  '003_job_history_events_funnel': {
+    async up(db: Kysely<unknown>) {
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      await db.schema
+        .createTable('job_history')
+        .addColumn('job_id', 'text', (c) => c.primaryKey())
+        .addColumn('consent_id', 'text')
+        .addColumn('country_iso', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('uploaded_at', 'bigint', (c) => c.notNull())
+        .addColumn('ended_at', 'bigint')
+        .addColumn('outcome', 'text')
+        .addColumn('error_code', 'text')
+        .addColumn('render_ms', 'integer')
+        .addColumn('photo_deleted_at', 'bigint')
+        .addColumn('artwork_deleted_at', 'bigint')
+        .execute();
+      // The export fetches the jobs of a batch of consents; the live figures read the jobs ended lately.
+      await db.schema.createIndex('job_history_consent').on('job_history').column('consent_id').execute();
+      await db.schema.createIndex('job_history_ended_at').on('job_history').column('ended_at').execute();
+      // The export walks consents in (created_at, id) order, a batch at a time.
+      await db.schema.createIndex('consents_created_at').on('consents').columns(['created_at', 'id']).execute();
+
+      await db.schema
+        .createTable('analytics_events')
+        .addColumn('id', postgres ? 'bigserial' : 'integer', (c) => c.primaryKey())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('country_iso', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('browser_family', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('funnel_daily')
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('country_iso', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('step', 'text', (c) => c.notNull())
+        .addColumn('n', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('funnel_daily_pk', ['day', 'country_iso', 'language', 'step'])
+        .execute();
+      // Counters for what was recorded before them: page views by screen, answers and consents.
+      await sql`
+        INSERT INTO funnel_daily (day, country_iso, language, step, n)
+        SELECT substr(created_at, 1, 10), country_iso, language,
+          CASE
+            WHEN page_path LIKE '%/start' THEN 'start_views'
+            WHEN page_path LIKE '%/curious' THEN 'answered_yes'
+            ELSE 'photo_views'
+          END,
+          count(*)
+        FROM pageviews
+        WHERE page_path LIKE '%/start' OR page_path LIKE '%/curious' OR page_path LIKE '%/photo'
+        GROUP BY 1, 2, 3, 4
+      `.execute(db);
+      await sql`
+        INSERT INTO funnel_daily (day, country_iso, language, step, n)
+        SELECT substr(created_at, 1, 10), country_iso, language,
+          CASE WHEN question_answer = 'no' THEN 'answered_no' ELSE 'consented' END,
+          count(*)
+        FROM consents
+        WHERE question_answer = 'no' OR (question_answer = 'yes' AND consent_given = 1)
+        GROUP BY 1, 2, 3, 4
+      `.execute(db);
     },
   },
 };

@@ -1,4 +1,4 @@
-import type { JobStatus, RefusalCode } from '@selfie-mosaic/contract';
+import type { AnalyticsEvent, FunnelStep, JobStatus, RefusalCode } from '@selfie-mosaic/contract';
 import type { Generated, Kysely } from 'kysely';
 
 /**
@@ -22,7 +22,7 @@ export interface JobsTable {
   expires_at: number | string | null;
 }
 
-interface ConsentsTable {
+export interface ConsentsTable {
   id: string;
   session_id: string | null;
   country_iso: string;
@@ -46,7 +46,46 @@ interface StorageProbeTable {
   probed_at: number | string;
 }
 
+/**
+ * One row per job, kept after the job row is swept: the consent that covered it (its market and locale),
+ * its outcome, and when its photo and artwork were deleted. Epoch milliseconds.
+ */
+export interface JobHistoryTable {
+  job_id: string;
+  consent_id: string | null;
+  country_iso: string;
+  language: string;
+  uploaded_at: number | string;
+  ended_at: number | string | null;
+  outcome: 'completed' | 'failed' | null;
+  error_code: RefusalCode | null;
+  render_ms: number | null;
+  photo_deleted_at: number | string | null;
+  artwork_deleted_at: number | string | null;
+}
+
+interface AnalyticsEventsTable {
+  id: Generated<number>;
+  event: AnalyticsEvent;
+  country_iso: string;
+  language: string;
+  browser_family: string;
+  created_at: string;
+}
+
+/** Per UTC day, market and locale, how many visitors reached each funnel step; bumped as facts are recorded. */
+interface FunnelDailyTable {
+  day: string;
+  country_iso: string;
+  language: string;
+  step: FunnelStep;
+  n: number;
+}
+
 export interface Tables {
+  job_history: JobHistoryTable;
+  analytics_events: AnalyticsEventsTable;
+  funnel_daily: FunnelDailyTable;
   jobs: JobsTable;
   storage_probe: StorageProbeTable;
   consents: ConsentsTable;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { JOB_STATUSES, type JobStatus, type RefusalCode } from '@selfie-mosaic/contract';
+import { type FunnelStep, JOB_STATUSES, type JobStatus, type RefusalCode } from '@selfie-mosaic/contract';
 import type { CompiledQuery, Selectable } from 'kysely';
 import type {
   ConsentInput,
@@ -11,7 +11,8 @@ import type {
   PageviewInput,
   PageviewStore,
 } from '../types.js';
-import type { Db, JobsTable } from './schema.js';
+import { bumpFunnel, stepOfPage, utcDay } from './funnel-counters.js';
+import type { ConsentsTable, Db, JobsTable } from './schema.js';
 
 type JobRow = Selectable<JobsTable>;
 
@@ -31,6 +32,18 @@ function toRecord(row: JobRow): JobRecord {
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+  };
+}
+
+export function toConsent(row: Selectable<ConsentsTable>): ConsentRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    countryIso: row.country_iso,
+    language: row.language,
+    questionAnswer: row.question_answer,
+    consentGiven: Number(row.consent_given) === 1,
+    createdAt: row.created_at,
   };
 }
 
@@ -209,31 +222,40 @@ export class SqlConsentStore implements ConsentStore {
 
   async add(consent: ConsentInput): Promise<ConsentRecord> {
     const record: ConsentRecord = { ...consent, id: randomUUID(), createdAt: new Date().toISOString() };
-    await this.db
-      .insertInto('consents')
-      .values({
-        id: record.id,
-        session_id: record.sessionId,
-        country_iso: record.countryIso,
-        language: record.language,
-        question_answer: record.questionAnswer,
-        consent_given: record.consentGiven ? 1 : 0,
-        created_at: record.createdAt,
-      })
-      .execute();
+    const step: FunnelStep | undefined =
+      record.questionAnswer === 'no' ? 'answered_no' : record.consentGiven ? 'consented' : undefined;
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('consents')
+        .values({
+          id: record.id,
+          session_id: record.sessionId,
+          country_iso: record.countryIso,
+          language: record.language,
+          question_answer: record.questionAnswer,
+          consent_given: record.consentGiven ? 1 : 0,
+          created_at: record.createdAt,
+        })
+        .execute();
+      if (step) {
+        const key = { day: utcDay(record.createdAt), countryIso: record.countryIso, language: record.language, step };
+        await bumpFunnel(trx, key);
+      }
+    });
     return record;
   }
 
-  async hasConsent(sessionId: string): Promise<boolean> {
+  async coveringConsent(sessionId: string): Promise<ConsentRecord | undefined> {
     const row = await this.db
       .selectFrom('consents')
-      .select('id')
+      .selectAll()
       .where('session_id', '=', sessionId)
       .where('consent_given', '=', 1)
       .where('question_answer', '=', 'yes')
+      .orderBy('created_at', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return row !== undefined;
+    return row && toConsent(row);
   }
 }
 
@@ -241,15 +263,23 @@ export class SqlPageviewStore implements PageviewStore {
   constructor(private readonly db: Db) {}
 
   async add(pageview: PageviewInput): Promise<void> {
-    await this.db
-      .insertInto('pageviews')
-      .values({
-        country_iso: pageview.countryIso,
-        language: pageview.language,
-        page_path: pageview.pagePath,
-        browser_family: pageview.browserFamily,
-        created_at: new Date().toISOString(),
-      })
-      .execute();
+    const createdAt = new Date().toISOString();
+    const step = stepOfPage(pageview.pagePath);
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('pageviews')
+        .values({
+          country_iso: pageview.countryIso,
+          language: pageview.language,
+          page_path: pageview.pagePath,
+          browser_family: pageview.browserFamily,
+          created_at: createdAt,
+        })
+        .execute();
+      if (step) {
+        const key = { day: utcDay(createdAt), countryIso: pageview.countryIso, language: pageview.language, step };
+        await bumpFunnel(trx, key);
+      }
+    });
   }
 }
