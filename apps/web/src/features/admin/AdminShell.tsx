@@ -24,7 +24,7 @@ export function AdminShell({ onSignOut, children }: AdminShellProps) {
             <span className="wordmark__name">{BRAND.partner}</span>
           </span>
         </span>
-        <span className="admin-header__role">Operators</span>
+        <span className="eyebrow admin-header__role">Operators</span>
         {onSignOut && (
           <button type="button" className="button button--ghost button--small" onClick={onSignOut}>
             Sign out

@@ -96,13 +96,15 @@ export function FunnelPanel({ t, onExpired }: FunnelPanelProps) {
         <a className="button button--ghost button--small" href={funnelCsvUrl(range)} download data-testid="funnel-csv">
           Download CSV
         </a>
-        <span className="admin-downloads__label">Regulator export, consents in this range:</span>
-        <a href={consentExportUrl(range, 'csv')} download data-testid="export-csv">
-          CSV
-        </a>
-        <a href={consentExportUrl(range, 'ndjson')} download data-testid="export-ndjson">
-          NDJSON
-        </a>
+        <span className="admin-downloads__export">
+          Regulator export, consents in this range:
+          <a href={consentExportUrl(range, 'csv')} download data-testid="export-csv">
+            CSV
+          </a>
+          <a href={consentExportUrl(range, 'ndjson')} download data-testid="export-ndjson">
+            NDJSON
+          </a>
+        </span>
       </p>
       <p className="form-error" role="status">
         {error && !signedOut ? `The funnel could not be loaded: ${errorText(t, error)}` : ''}

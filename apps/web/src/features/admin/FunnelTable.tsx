@@ -3,7 +3,6 @@ import { type AdminFunnel, FUNNEL_STEPS, type FunnelStep } from '@selfie-mosaic/
 import { type ReactNode, useId } from 'react';
 import { conversion, formatCount } from './figures';
 import { CONVERSION_BASE, STEP_LABELS } from './labels';
-import { describeRange } from './range';
 
 const regions = new Intl.DisplayNames(['en'], { type: 'region' });
 const languages = new Intl.DisplayNames(['en'], { type: 'language' });
@@ -46,61 +45,73 @@ function StepCells({ counts }: { counts: Record<FunnelStep, number> }) {
 export function FunnelTable({ funnel }: { funnel: AdminFunnel | null }) {
   const id = useId();
   return (
-    <ScrollBox labelledBy={id}>
-      <table className="admin-table" data-testid="funnel-table">
-        <caption id={id}>
-          Funnel per market and locale{funnel ? `, ${describeRange(funnel)}` : ''}. Under each count, its rate of the
-          step named below the heading.
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Market</th>
-            <th scope="col">Locale</th>
-            {FUNNEL_STEPS.map((step) => {
-              const base = CONVERSION_BASE[step];
-              return (
-                <th key={step} scope="col">
-                  {STEP_LABELS[step]}
-                  {base && <span className="admin-rate">% of {STEP_LABELS[base].toLowerCase()}</span>}
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody>
-          {funnel?.rows.map((row) => (
-            <tr
-              key={`${row.country_iso}-${row.language}`}
-              data-testid={`funnel-row-${row.country_iso}-${row.language}`}
-            >
-              <th scope="row">{marketName(row.country_iso)}</th>
-              <td>{localeName(row.language)}</td>
-              <StepCells counts={row} />
-            </tr>
-          ))}
-          {funnel?.rows.length === 0 && (
+    <>
+      <p className="admin-muted">
+        Under each count, its rate of the step named under the column heading; the last row adds up every market.
+      </p>
+      <ScrollBox labelledBy={id}>
+        <table className="admin-table" data-testid="funnel-table">
+          <caption id={id}>Funnel per market and locale</caption>
+          <thead>
             <tr>
-              <td colSpan={FUNNEL_STEPS.length + 2}>No visitors in this range.</td>
-            </tr>
-          )}
-          {!funnel && (
-            <tr>
-              <td colSpan={FUNNEL_STEPS.length + 2}>Loading the funnel…</td>
-            </tr>
-          )}
-        </tbody>
-        {funnel && (
-          <tfoot>
-            <tr data-testid="funnel-totals">
-              <th scope="row" colSpan={2}>
-                All markets
+              <th scope="col" className="admin-table__name">
+                Market
               </th>
-              <StepCells counts={funnel.totals} />
+              <th scope="col" className="admin-table__name">
+                Locale
+              </th>
+              {FUNNEL_STEPS.map((step) => {
+                const base = CONVERSION_BASE[step];
+                return (
+                  <th key={step} scope="col">
+                    {STEP_LABELS[step]}
+                    {base && <span className="admin-rate">% of {STEP_LABELS[base].toLowerCase()}</span>}
+                  </th>
+                );
+              })}
             </tr>
-          </tfoot>
-        )}
-      </table>
-    </ScrollBox>
+          </thead>
+          <tbody>
+            {funnel?.rows.map((row) => (
+              <tr
+                key={`${row.country_iso}-${row.language}`}
+                data-testid={`funnel-row-${row.country_iso}-${row.language}`}
+              >
+                <th scope="row" className="admin-table__name">
+                  {marketName(row.country_iso)}
+                </th>
+                <td className="admin-table__name">{localeName(row.language)}</td>
+                <StepCells counts={row} />
+              </tr>
+            ))}
+            {funnel?.rows.length === 0 && (
+              <tr>
+                <td colSpan={FUNNEL_STEPS.length + 2} className="admin-table__name">
+                  No visitors in this range.
+                </td>
+              </tr>
+            )}
+            {!funnel && (
+              <tr>
+                <td colSpan={FUNNEL_STEPS.length + 2} className="admin-table__name">
+                  Loading the funnel…
+                </td>
+              </tr>
+            )}
+          </tbody>
+          {funnel && (
+            <tfoot>
+              <tr data-testid="funnel-totals">
+                <th scope="row" colSpan={2} className="admin-table__name">
+                  All markets
+                </th>
+                <StepCells counts={funnel.totals} />
+              </tr>
+            </tfoot>
+          )}
+        </table>
+      </ScrollBox>
+    </>
   );
 }
 
@@ -113,10 +124,12 @@ export function DayTable({ funnel }: { funnel: AdminFunnel | null }) {
       <summary>Figures per day</summary>
       <ScrollBox labelledBy={id}>
         <table className="admin-table">
-          <caption id={id}>All markets per day, {describeRange(funnel)}</caption>
+          <caption id={id}>All markets per day</caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
+              <th scope="col" className="admin-table__name">
+                Day
+              </th>
               {FUNNEL_STEPS.map((step) => (
                 <th key={step} scope="col">
                   {STEP_LABELS[step]}
@@ -127,7 +140,9 @@ export function DayTable({ funnel }: { funnel: AdminFunnel | null }) {
           <tbody>
             {funnel.days.map((day) => (
               <tr key={day.date}>
-                <th scope="row">{day.date}</th>
+                <th scope="row" className="admin-table__name">
+                  {day.date}
+                </th>
                 {FUNNEL_STEPS.map((step) => (
                   <td key={step}>{formatCount(day[step])}</td>
                 ))}

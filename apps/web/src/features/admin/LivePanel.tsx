@@ -90,5 +90,5 @@ export function LivePanel({ t, onExpired }: LivePanelProps) {
 
 function renderTime(data: AdminLive | null, which: 'p50' | 'p95'): string {
   if (!data) return DASH;
-  return data.render_ms ? formatDuration(data.render_ms[which]) : 'none finished';
+  return data.render_ms ? formatDuration(data.render_ms[which]) : 'none';
 }
