@@ -98,12 +98,14 @@ export function FunnelPanel({ t, onExpired }: FunnelPanelProps) {
         </a>
         <span className="admin-downloads__export">
           Regulator export, consents in this range:
-          <a href={consentExportUrl(range, 'csv')} download data-testid="export-csv">
-            CSV
-          </a>
-          <a href={consentExportUrl(range, 'ndjson')} download data-testid="export-ndjson">
-            NDJSON
-          </a>
+          <span className="admin-downloads__links">
+            <a href={consentExportUrl(range, 'csv')} download data-testid="export-csv">
+              CSV
+            </a>
+            <a href={consentExportUrl(range, 'ndjson')} download data-testid="export-ndjson">
+              NDJSON
+            </a>
+          </span>
         </span>
       </p>
       <p className="form-error" role="status">
