@@ -138,7 +138,8 @@ describe('the operators’ dashboard at /admin', () => {
   it('signs in to live figures with readable refusals, and signs out again', async () => {
     await renderApp('/admin');
     await signIn(TOKEN);
-    await screen.findByRole('heading', { level: 1, name: 'Campaign dashboard' });
+    const title = await screen.findByRole('heading', { level: 1, name: 'Campaign dashboard' });
+    expect(document.activeElement).toBe(title);
     await waitFor(() => expect(screen.getByTestId('live-queue').textContent).toBe('7'));
     expect(screen.getByTestId('live-processing').textContent).toBe('2');
     expect(screen.getByTestId('live-rate').textContent).toBe('3.3');

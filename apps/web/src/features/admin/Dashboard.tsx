@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { useEffect, useRef } from 'react';
 import { FunnelPanel } from './FunnelPanel';
 import { LivePanel } from './LivePanel';
 
@@ -10,9 +11,14 @@ interface DashboardProps {
 }
 
 export function Dashboard({ t, notice, onExpired }: DashboardProps) {
+  const title = useRef<HTMLHeadingElement>(null);
+  // The sign-in form is gone: a screen reader or keyboard starts again from the top of the dashboard.
+  useEffect(() => title.current?.focus(), []);
   return (
     <div className="admin-dashboard">
-      <h1 className="heading">Campaign dashboard</h1>
+      <h1 ref={title} className="heading" tabIndex={-1}>
+        Campaign dashboard
+      </h1>
       {notice && (
         <p className="form-error" role="alert">
           {notice}
