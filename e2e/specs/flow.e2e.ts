@@ -40,7 +40,19 @@ describe('a visitor in Germany, from the age gate to the downloaded artwork', ()
     await waitForArtwork(page);
     await expectAccessible(page, 'result (done)');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('result-download').click()]);
+    const [download, counted] = await Promise.all([
+      page.waitForEvent('download'),
+      page.waitForResponse((response) => response.url().endsWith('/api/analytics/event')),
+      page.getByTestId('result-download').click(),
+    ]);
+    // The download is the funnel's last-but-one step, counted like a page view.
+    expect(counted.status()).toBe(204);
+    expect(JSON.parse(counted.request().postData() ?? '{}')).toMatchObject({
+      event: 'download',
+      country_iso: 'de',
+      language: 'de',
+      ip_address: null,
+    });
     const saved = await download.path();
     const metadata = await sharp(await readFile(saved)).metadata();
     expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({

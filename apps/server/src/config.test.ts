@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
 import { describe, expect, it } from 'vitest';
+import { hashPassword } from './admin/secret.js';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_WINDOW: '30',
       RATE_LIMIT_CONSENT: '5',
       RATE_LIMIT_UPLOAD: '2',
+      RATE_LIMIT_SIGN_IN: '3',
       RESULT_TTL: '3600',
       LOG_LEVEL: 'warn',
       TRUST_PROXY: 'true',
@@ -43,7 +45,7 @@ describe('loadConfig', () => {
       queueLimit: 50,
       streamLimit: 100,
       pollLimit: 500,
-      rateLimit: { windowMs: 30_000, consent: 5, upload: 2 },
+      rateLimit: { windowMs: 30_000, consent: 5, upload: 2, signIn: 3 },
       resultTtlMs: 3_600_000,
       logLevel: 'warn',
       trustProxy: true,
@@ -70,6 +72,35 @@ describe('loadConfig', () => {
     expect(message).toContain('WORKERS="0"');
     expect(message).toContain('LOG_LEVEL="loud"');
     expect(message).not.toContain('QUEUE_LIMIT');
+  });
+
+  it('turns the dashboard on with ADMIN_TOKEN or ADMIN_PASSWORD_HASH, checked without ever echoing them', async () => {
+    expect(loadConfig({}).admin).toBeUndefined();
+    const token = 'a-long-enough-operator-token';
+    expect(loadConfig({ ADMIN_TOKEN: token }).admin).toEqual({ kind: 'token', token });
+    const passwordHash = await hashPassword('correct horse battery staple');
+    expect(loadConfig({ ADMIN_PASSWORD_HASH: passwordHash }).admin).toEqual({ kind: 'passwordHash', passwordHash });
+
+    const refused = {
+      'ADMIN_TOKEN=(hidden): must be at least 24 characters': { ADMIN_TOKEN: 'short-secret' },
+      'ADMIN_PASSWORD_HASH=(hidden): expected scrypt$': { ADMIN_PASSWORD_HASH: 'plain-password-not-a-hash' },
+      'ADMIN_PASSWORD_HASH=(hidden): N must be a power of two': {
+        ADMIN_PASSWORD_HASH: passwordHash.replace('N=16384', 'N=1000'),
+      },
+      'ADMIN_PASSWORD_HASH=(hidden): choose one': { ADMIN_TOKEN: token, ADMIN_PASSWORD_HASH: passwordHash },
+    };
+    for (const [expected, env] of Object.entries(refused)) {
+      const message = (() => {
+        try {
+          loadConfig(env);
+          return 'accepted';
+        } catch (error) {
+          return (error as Error).message;
+        }
+      })();
+      expect(message).toContain(expected);
+      for (const value of Object.values(env)) expect(message).not.toContain(value);
+    }
   });
 
   it('selects scale mode, the role and the storage from REDIS_URL, DATABASE_URL, ROLE and S3_*', () => {

@@ -42,6 +42,8 @@ const envSchema = z.object({
   // Generous per address: mobile carriers put many visitors behind one address (carrier-grade NAT).
   RATE_LIMIT_CONSENT: integer(1).default(60).describe('Consent requests per client address per window'),
   RATE_LIMIT_UPLOAD: integer(1).default(20).describe('Uploads per client address per window'),
+  // Enough for typos, far too few to guess a 24-character token.
+  RATE_LIMIT_SIGN_IN: integer(1).default(5).describe('Operator sign-in attempts per client address per window'),
   RESULT_TTL: seconds(1)
     .default(RESULT_TTL_MS / 1000)
     .describe('Seconds a finished job and its artwork are kept'),
@@ -159,7 +161,7 @@ export interface Config {
   queueLimit: number;
   streamLimit: number;
   pollLimit: number;
-  rateLimit: { windowMs: number; consent: number; upload: number };
+  rateLimit: { windowMs: number; consent: number; upload: number; signIn: number };
   resultTtlMs: number;
   sweepIntervalMs: number;
   heartbeatMs: number;
@@ -214,7 +216,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queueLimit: e.QUEUE_LIMIT,
     streamLimit: e.STREAM_LIMIT,
     pollLimit: e.POLL_LIMIT,
-    rateLimit: { windowMs: e.RATE_LIMIT_WINDOW * 1000, consent: e.RATE_LIMIT_CONSENT, upload: e.RATE_LIMIT_UPLOAD },
+    rateLimit: {
+      windowMs: e.RATE_LIMIT_WINDOW * 1000,
+      consent: e.RATE_LIMIT_CONSENT,
+      upload: e.RATE_LIMIT_UPLOAD,
+      signIn: e.RATE_LIMIT_SIGN_IN,
+    },
     resultTtlMs: e.RESULT_TTL * 1000,
     sweepIntervalMs: e.SWEEP_INTERVAL * 1000,
     heartbeatMs: e.HEARTBEAT_INTERVAL * 1000,

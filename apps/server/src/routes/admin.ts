@@ -19,19 +19,22 @@ import { liveFigures } from '../admin/live.js';
 import type { AdminSecret } from '../admin/secret.js';
 import type { App, Services } from './context.js';
 
-/** Sign-in attempts per client address per minute: enough for typos, far too few to guess a token. */
-export const ADMIN_SIGN_IN_PER_MINUTE = 5;
 /** The longest funnel or export range: a campaign year. */
 const MAX_RANGE_DAYS = 366;
 
 const noContent = z.null().describe('Done');
 const unauthorized = { 401: errorSchema };
 
-function checkedRange(from: string, to: string): { from: string; to: string } {
+/** Refuses a range of UTC days longer than MAX_RANGE_DAYS (the schema has checked the days themselves). */
+function assertRangeLength(from: string, to: string): void {
   if (daysOf(from, to).length > MAX_RANGE_DAYS) {
     throw new ApiError('invalidField', `Invalid querystring field "to": at most ${MAX_RANGE_DAYS} days after from`);
   }
-  // Consents are stamped with ISO times: the range is [from 00:00, the day after to 00:00) UTC.
+}
+
+/** The times a range of UTC days spans, [from 00:00, the day after to): ISO times compare as text in both databases. */
+function timesOf(from: string, to: string): { from: string; to: string } {
+  assertRangeLength(from, to);
   return { from: `${from}T00:00:00.000Z`, to: new Date(Date.parse(to) + 24 * 60 * 60 * 1000).toISOString() };
 }
 
@@ -43,7 +46,7 @@ function attachment(reply: FastifyReply, type: string, filename: string): Fastif
  * The operators' API (docs/architecture.md#operators), registered only when an admin secret is set: without one
  * every path here is unknown (404). Signing in sets the signed cookie; one hook checks it for everything else.
  */
-export async function adminRoutes(app: App, { backend }: Services, secret: AdminSecret): Promise<void> {
+export async function adminRoutes(app: App, { backend, config }: Services, secret: AdminSecret): Promise<void> {
   app.post(
     ADMIN_PATHS.session,
     {
@@ -52,7 +55,7 @@ export async function adminRoutes(app: App, { backend }: Services, secret: Admin
         body: adminSignInSchema,
         response: { 204: noContent, 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema },
       },
-      config: { rateLimit: { max: ADMIN_SIGN_IN_PER_MINUTE, timeWindow: 60_000 } },
+      config: { rateLimit: { max: config.rateLimit.signIn, timeWindow: config.rateLimit.windowMs } },
     },
     async (request, reply) => {
       if (!(await secret.verify(request.body.token))) throw new ApiError('unauthorized');
@@ -113,7 +116,7 @@ export async function adminRoutes(app: App, { backend }: Services, secret: Admin
       },
       async (request) => {
         const { from, to } = request.query;
-        checkedRange(from, to);
+        assertRangeLength(from, to);
         return buildFunnel(from, to, await backend.operators.funnelCounts(from, to));
       },
     );
@@ -130,7 +133,7 @@ export async function adminRoutes(app: App, { backend }: Services, secret: Admin
       },
       async (request, reply) => {
         const { from, to } = request.query;
-        checkedRange(from, to);
+        assertRangeLength(from, to);
         const funnel = buildFunnel(from, to, await backend.operators.funnelCounts(from, to));
         return attachment(reply, 'text/csv; charset=utf-8', `funnel-${from}-to-${to}.csv`).send(funnelCsv(funnel));
       },
@@ -148,7 +151,7 @@ export async function adminRoutes(app: App, { backend }: Services, secret: Admin
       },
       async (request, reply) => {
         const { from, to, format } = request.query;
-        const range = checkedRange(from, to);
+        const range = timesOf(from, to);
         const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
         const stream = Readable.from(consentExport(backend.operators, range, format), { objectMode: false });
         stream.on('error', (err) => request.log.error({ err }, 'consent export failed mid-stream'));

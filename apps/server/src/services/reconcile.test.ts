@@ -89,13 +89,22 @@ for (const [name, setup] of Object.entries(setups)) {
     });
 
     it('deletes photos of ended jobs and files without a record, and keeps what a job still needs', async () => {
-      const { jobs, storage } = backend;
+      const { jobs, storage, history } = backend;
+      const consent = await backend.consents.add({
+        sessionId: 'session-1700000000000-a',
+        countryIso: 'de',
+        language: 'de',
+        questionAnswer: 'yes',
+        consentGiven: true,
+      });
       const waiting = randomUUID();
       await jobs.create({ id: waiting, sessionId: 'session-1700000000000-a', blacklabel: false, photoKey: waiting });
+      await history.recordUpload(waiting, consent, Date.now());
       await storage.savePhoto(waiting, Buffer.from('waiting photo'));
       // Completed, but its photo's delete failed: the photo must still go.
       const done = randomUUID();
       await jobs.create({ id: done, sessionId: 'session-1700000000000-b', blacklabel: false, photoKey: done });
+      await history.recordUpload(done, consent, Date.now());
       await storage.savePhoto(done, Buffer.from('done photo'));
       const artwork = await storage.saveResult(Buffer.from('artwork'));
       await jobs.markCompleted(done, {
@@ -118,6 +127,10 @@ for (const [name, setup] of Object.entries(setups)) {
       expect(await keys(storage.listPhotos())).toEqual([orphanPhoto, waiting].sort());
       expect(await keys(storage.listResults())).toEqual([artwork, orphanArtwork].sort());
       expect((await jobs.get(done))?.photoKey).toBeNull();
+      // The deletion log says when, for the regulator export.
+      const logged = new Map((await backend.operators.jobsOfConsents([consent.id])).map((job) => [job.jobId, job]));
+      expect(logged.get(done)?.photoDeletedAt).toBeGreaterThan(0);
+      expect(logged.get(waiting)?.photoDeletedAt).toBeNull();
 
       // Past the grace (or at an embedded start) they go; what jobs hold stays.
       expect(await reconcileStorage(backend, Date.now() + 5000)).toEqual({ photos: 1, results: 1, partials: 0 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { answerFetch } from '../test/answer-fetch';
 
 // The test setup stands in for page views everywhere else; this file checks the real one.
-const { sendPageview } = await vi.importActual<typeof import('./pageview')>('./pageview');
+const { sendEvent, sendPageview } = await vi.importActual<typeof import('./pageview')>('./pageview');
 
 function clearXsrfCookie() {
   // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the XSRF cookie.
@@ -58,5 +58,29 @@ describe('page views', () => {
     expect(warn).toHaveBeenCalledWith('pageview not recorded', expect.any(Error));
     fetch.mockRejectedValue(new TypeError('Failed to fetch'));
     await expect(sendPageview('gb', 'en', '/gb/en/start')).resolves.toBeUndefined();
+  });
+});
+
+describe('download and share events', () => {
+  it('posts the event with the market and locale, and nothing of the page', async () => {
+    const fetch = answerFetch(async () => new Response(null, { status: 204 }));
+    await sendEvent('share', 'fr', 'fr');
+    const [url, init] = fetch.mock.calls[0] ?? [];
+    expect(String(url)).toBe('/api/analytics/event');
+    expect(init?.keepalive).toBe(true);
+    expect(JSON.parse(String(init?.body))).toEqual({
+      event: 'share',
+      country_iso: 'fr',
+      language: 'fr',
+      ip_address: null,
+      user_agent: navigator.userAgent,
+    });
+  });
+
+  it('only logs when the event cannot be recorded', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    answerFetch(async () => Response.json({ error: 'busy' }, { status: 503 }));
+    await expect(sendEvent('download', 'de', 'de')).resolves.toBeUndefined();
+    expect(warn).toHaveBeenCalledWith('download not recorded', expect.any(Error));
   });
 });

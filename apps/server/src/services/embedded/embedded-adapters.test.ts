@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describeOperatorsContract } from '../../test/operators-contract.js';
 import { describeQueueContract } from '../../test/queue-contract.js';
 import { describeStoreContract } from '../../test/store-contract.js';
 import { openSqlite, type SqliteConnection } from '../sql/connect.js';
-import { SqlConsentStore, SqlJobStore } from '../sql/sql-store.js';
+import { SqlAnalyticsEventStore, SqlJobHistoryStore, SqlOperatorQueries } from '../sql/operator-store.js';
+import { SqlConsentStore, SqlJobStore, SqlPageviewStore } from '../sql/sql-store.js';
 import { SqliteJobQueue } from './sqlite-queue.js';
 
 function tempDir(): string {
@@ -17,6 +19,22 @@ describeStoreContract('SQLite', async () => {
   return {
     jobs: new SqlJobStore(db),
     consents: new SqlConsentStore(db),
+    async close() {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describeOperatorsContract('SQLite', async () => {
+  const dir = tempDir();
+  const { db } = await openSqlite(dir);
+  return {
+    consents: new SqlConsentStore(db),
+    pageviews: new SqlPageviewStore(db),
+    analytics: new SqlAnalyticsEventStore(db),
+    history: new SqlJobHistoryStore(db),
+    operators: new SqlOperatorQueries(db),
     async close() {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { describeOperatorsContract } from '../../test/operators-contract.js';
 import { describeQueueContract } from '../../test/queue-contract.js';
 import { createDatabase } from '../../test/services.js';
 import { describeStoreContract } from '../../test/store-contract.js';
 import { openPostgres } from '../sql/connect.js';
-import { SqlConsentStore, SqlJobStore } from '../sql/sql-store.js';
+import { SqlAnalyticsEventStore, SqlJobHistoryStore, SqlOperatorQueries } from '../sql/operator-store.js';
+import { SqlConsentStore, SqlJobStore, SqlPageviewStore } from '../sql/sql-store.js';
 import { BullJobQueue } from './bull-queue.js';
 
 describeStoreContract('PostgreSQL', async () => {
@@ -12,6 +14,18 @@ describeStoreContract('PostgreSQL', async () => {
   return {
     jobs: new SqlJobStore(db),
     consents: new SqlConsentStore(db),
+    close: () => db.destroy(),
+  };
+});
+
+describeOperatorsContract('PostgreSQL', async () => {
+  const db = await openPostgres(await createDatabase(inject('postgresUrl')), 2);
+  return {
+    consents: new SqlConsentStore(db),
+    pageviews: new SqlPageviewStore(db),
+    analytics: new SqlAnalyticsEventStore(db),
+    history: new SqlJobHistoryStore(db),
+    operators: new SqlOperatorQueries(db),
     close: () => db.destroy(),
   };
 });

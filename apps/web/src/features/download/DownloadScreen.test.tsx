@@ -1,5 +1,6 @@
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sendEvent } from '../../lib/pageview';
 import { sessionStore } from '../../lib/session';
 import { serveLocaleFiles } from '../../test/locale-files';
 import { renderApp } from '../../test/render-app';
@@ -27,6 +28,9 @@ describe('download screen', () => {
     const button = screen.getByRole('link', { name: 'Download image' });
     expect(button.getAttribute('href')).toBe('/files/abc.jpg?download=1');
     expect(screen.getByText('Press and hold the image, then choose to save it to your photos.')).toBeTruthy();
+    vi.mocked(sendEvent).mockClear();
+    fireEvent.click(button);
+    expect(sendEvent).toHaveBeenCalledExactlyOnceWith('download', 'gb', 'en');
   });
 
   it('says when there is nothing to download yet', async () => {

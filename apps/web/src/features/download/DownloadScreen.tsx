@@ -1,13 +1,14 @@
 import { artworkDownloadUrl } from '../../lib/job-api';
 import { useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
+import { sendEvent } from '../../lib/pageview';
 import { useSession } from '../../lib/session';
 import { ArtworkImage } from '../../lib/ui/ArtworkImage';
 import { StartOverLink } from '../../lib/ui/StartOverLink';
 
 /** The artwork on its own, for browsers that cannot save a download: press and hold, or the button. */
 export default function DownloadScreen() {
-  const { t } = useLocale();
+  const { t, country, locale } = useLocale();
   const { processedImage } = useSession();
   usePageMeta(t('download.title'));
 
@@ -31,7 +32,13 @@ export default function DownloadScreen() {
       </h1>
       <p className="lead">{t('download.body')}</p>
       <div className="actions">
-        <a className="button" href={artworkDownloadUrl(processedImage)} download="" data-testid="download-button">
+        <a
+          className="button"
+          href={artworkDownloadUrl(processedImage)}
+          download=""
+          onClick={() => void sendEvent('download', country, locale.code)}
+          data-testid="download-button"
+        >
           {t('download.button')}
         </a>
       </div>

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jobSession } from '../../lib/job';
 import type { StreamLike } from '../../lib/job-monitor';
+import { sendEvent } from '../../lib/pageview';
 import { sessionStore } from '../../lib/session';
 import { serveLocaleFiles } from '../../test/locale-files';
 import { currentPath, renderApp } from '../../test/render-app';
@@ -89,6 +90,10 @@ describe('result screen', () => {
     expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe('/files/t.jpg?download=1');
     expect(screen.getByRole('button', { name: 'Start again' })).toBeTruthy();
     expect(sessionStore.getState().processedImage).toBe('/files/t.jpg');
+
+    vi.mocked(sendEvent).mockClear();
+    fireEvent.click(screen.getByRole('link', { name: 'Download' }));
+    expect(sendEvent).toHaveBeenCalledExactlyOnceWith('download', 'gb', 'en');
   });
 
   it('shows a refusal in the visitor’s words with a way to take a new photo', async () => {
@@ -118,6 +123,29 @@ describe('result screen', () => {
     expect(sessionStore.getState()).toMatchObject({ currentJobId: null, error: null, consentGiven: true });
     // Only this once: a reload of the page asks before the camera turns on again.
     expect(window.history.state).toBeNull();
+  });
+
+  it('counts a share once the share sheet reports it done, and not a dismissed one', async () => {
+    const share = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'share', { configurable: true, value: share });
+    Object.defineProperty(navigator, 'canShare', { configurable: true, value: () => true });
+    try {
+      api.fetchQueueStatus.mockResolvedValue({ status: 'processing', queue_position: 0, error_message: null });
+      await openResult();
+      await waitFor(() => expect(api.streams).toHaveLength(1));
+      send({ status: 'completed', queue_position: 0, error_message: null });
+      await screen.findByRole('heading', { name: 'Download your artwork' });
+      vi.mocked(sendEvent).mockClear();
+      share.mockRejectedValueOnce(Object.assign(new Error('dismissed'), { name: 'AbortError' }));
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Share' })));
+      await waitFor(() => expect(share).toHaveBeenCalledTimes(1));
+      expect(sendEvent).not.toHaveBeenCalled();
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Share' })));
+      await waitFor(() => expect(sendEvent).toHaveBeenCalledExactlyOnceWith('share', 'gb', 'en'));
+    } finally {
+      Reflect.deleteProperty(navigator, 'share');
+      Reflect.deleteProperty(navigator, 'canShare');
+    }
   });
 
   it('starts over when the stored job is gone (404)', async () => {

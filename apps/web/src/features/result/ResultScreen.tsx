@@ -7,6 +7,7 @@ import { artworkDownloadUrl } from '../../lib/job-api';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
 import { usePageMeta } from '../../lib/page-meta';
+import { sendEvent } from '../../lib/pageview';
 import { RETAKE_STATE } from '../../lib/retake';
 import { useSession } from '../../lib/session';
 import { ArtworkImage } from '../../lib/ui/ArtworkImage';
@@ -91,7 +92,7 @@ export default function ResultScreen() {
 }
 
 function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => void }) {
-  const { t, path } = useLocale();
+  const { t, path, country, locale } = useLocale();
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const shareable = canShareFiles();
@@ -99,7 +100,10 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
   // The artwork replaces the queue in place: move focus to its heading so screen readers hear it.
   useEffect(() => headingRef.current?.focus(), []);
   // In-app browsers ignore downloads: the download page lets the visitor press and hold the image.
-  const downloadHref = isInAppBrowser(navigator.userAgent) ? path('download') : artworkDownloadUrl(imageUrl);
+  const inAppBrowser = isInAppBrowser(navigator.userAgent);
+  const downloadHref = inAppBrowser ? path('download') : artworkDownloadUrl(imageUrl);
+  // Downloads and shares are the funnel's last steps (docs/product.md#the-funnel); the download page counts its own.
+  const counted = (event: 'download' | 'share') => void sendEvent(event, country, locale.code);
 
   useEffect(() => {
     if (!shareable) return;
@@ -116,7 +120,11 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
   const share = async () => {
     setProblem(null);
     const outcome = await shareArtwork(file, imageUrl);
-    if (outcome === 'unsupported') window.location.assign(artworkDownloadUrl(imageUrl));
+    if (outcome === 'shared') counted('share');
+    if (outcome === 'unsupported') {
+      counted('download');
+      window.location.assign(artworkDownloadUrl(imageUrl));
+    }
   };
 
   return (
@@ -138,6 +146,7 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
           className="button"
           href={downloadHref}
           download={downloadHref.includes('download=1') ? '' : undefined}
+          onClick={inAppBrowser ? undefined : () => counted('download')}
           data-testid="result-download"
         >
           {t('result.download')}

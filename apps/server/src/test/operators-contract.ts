@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type {
+  AnalyticsEventStore,
+  ConsentRecord,
+  ConsentStore,
+  FunnelCount,
+  JobHistoryStore,
+  OperatorQueries,
+  PageviewStore,
+} from '../services/types.js';
+
+export interface OperatorStoresUnderTest {
+  consents: ConsentStore;
+  pageviews: PageviewStore;
+  analytics: AnalyticsEventStore;
+  history: JobHistoryStore;
+  operators: OperatorQueries;
+  close(): Promise<void>;
+}
+
+const DAY = '2025-01-10';
+const NEXT_DAY = '2025-01-11';
+const at = (time: string) => Date.parse(`${time}Z`);
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** Counters as `day market/locale step: n`, sorted, for exact comparisons. */
+const listed = (counts: FunnelCount[]) =>
+  counts.map((c) => `${c.day} ${c.countryIso}/${c.language} ${c.step}: ${c.n}`).sort();
+
+/**
+ * What the dashboard and the regulator export rely on, for every database: the job history and deletion
+ * log, the funnel counters the recording stores bump, and the export's walk over consents.
+ */
+export function describeOperatorsContract(name: string, factory: () => Promise<OperatorStoresUnderTest>): void {
+  describe(`operators' stores: ${name}`, () => {
+    let stores: OperatorStoresUnderTest;
+    beforeEach(async () => {
+      stores = await factory();
+    });
+    afterEach(async () => {
+      await stores.close();
+    });
+
+    const consent = (countryIso = 'de', language = 'de') =>
+      stores.consents.add({ sessionId: null, countryIso, language, questionAnswer: 'yes', consentGiven: true });
+
+    it("keeps a job's history from upload to the deletion of its files, each time set once", async () => {
+      const { history, operators } = stores;
+      const covering = await consent();
+      const job = randomUUID();
+      await history.recordUpload(job, covering, at(`${DAY}T10:00:00`));
+      await history.recordEnd(job, {
+        outcome: 'completed',
+        errorCode: null,
+        renderMs: 1234,
+        at: at(`${DAY}T10:00:05`),
+      });
+      // A redelivered job that ends again, and deletions repeated by the sweep, change nothing.
+      await history.recordEnd(job, { outcome: 'failed', errorCode: 'no_face', renderMs: 9, at: at(`${DAY}T10:09:00`) });
+      await history.photosDeleted([job], at(`${DAY}T10:00:06`));
+      await history.photosDeleted([job], at(`${DAY}T11:00:00`));
+      await history.artworksDeleted([job, randomUUID()], at(`${NEXT_DAY}T10:00:06`));
+      expect(await operators.jobsOfConsents([covering.id, randomUUID()])).toEqual([
+        {
+          jobId: job,
+          consentId: covering.id,
+          uploadedAt: at(`${DAY}T10:00:00`),
+          endedAt: at(`${DAY}T10:00:05`),
+          outcome: 'completed',
+          errorCode: null,
+          renderMs: 1234,
+          photoDeletedAt: at(`${DAY}T10:00:06`),
+          artworkDeletedAt: at(`${NEXT_DAY}T10:00:06`),
+        },
+      ]);
+      expect(await operators.endedSince(at(`${DAY}T10:00:05`))).toEqual([
+        { outcome: 'completed', errorCode: null, renderMs: 1234 },
+      ]);
+      expect(await operators.endedSince(at(`${DAY}T10:00:06`))).toEqual([]);
+    });
+
+    it("counts uploads and artworks in the consent's market and locale, and takes back a refused upload", async () => {
+      const { history, operators } = stores;
+      const french = await consent('ch', 'fr');
+      const [kept, refused, failed] = [randomUUID(), randomUUID(), randomUUID()];
+      for (const job of [kept, refused, failed]) await history.recordUpload(job, french, at(`${DAY}T23:59:00`));
+      await history.forget(refused);
+      const end = { outcome: 'completed', errorCode: null, renderMs: 3000, at: at(`${NEXT_DAY}T00:00:01`) } as const;
+      await history.recordEnd(kept, end);
+      await history.recordEnd(kept, end);
+      await history.recordEnd(failed, { ...end, outcome: 'failed', errorCode: 'too_dark' });
+      expect(listed(await operators.funnelCounts(DAY, NEXT_DAY))).toEqual([
+        `${DAY} ch/fr uploads: 2`,
+        `${NEXT_DAY} ch/fr artworks: 1`,
+      ]);
+      expect(listed(await operators.funnelCounts(NEXT_DAY, NEXT_DAY))).toEqual([`${NEXT_DAY} ch/fr artworks: 1`]);
+      expect(await operators.jobsOfConsents([french.id])).toHaveLength(2);
+    });
+
+    it('counts page views of funnel screens, answers, consents, downloads and shares as they are recorded', async () => {
+      const { consents, pageviews, analytics, operators } = stores;
+      const view = (pagePath: string) =>
+        pageviews.add({ countryIso: 'de', language: 'de', pagePath, browserFamily: 'Chrome' });
+      for (const page of ['/de/de/start', '/de/de/start', '/de/de/curious', '/de/de/photo', '/de/de/terms', '/'])
+        await view(page);
+      await consents.add({
+        sessionId: null,
+        countryIso: 'de',
+        language: 'de',
+        questionAnswer: 'no',
+        consentGiven: false,
+      });
+      await consents.add({
+        sessionId: null,
+        countryIso: 'de',
+        language: 'de',
+        questionAnswer: 'yes',
+        consentGiven: false,
+      });
+      await consent();
+      await analytics.add({ event: 'download', countryIso: 'de', language: 'de', browserFamily: 'Safari' });
+      await analytics.add({ event: 'share', countryIso: 'gb', language: 'en', browserFamily: 'Safari' });
+      const day = today();
+      expect(listed(await operators.funnelCounts(day, day))).toEqual(
+        [
+          'de/de answered_no: 1',
+          'de/de answered_yes: 1',
+          'de/de consented: 1',
+          'de/de downloads: 1',
+          'de/de photo_views: 1',
+          'de/de start_views: 2',
+          'gb/en shares: 1',
+        ].map((line) => `${day} ${line}`),
+      );
+    });
+
+    it('walks the consents of a range in (time, id) order, a page at a time, each once', async () => {
+      const { operators } = stores;
+      const added: ConsentRecord[] = [];
+      for (let i = 0; i < 7; i++) added.push(await consent());
+      const expected = added
+        .sort((a, b) => (`${a.createdAt} ${a.id}` < `${b.createdAt} ${b.id}` ? -1 : 1))
+        .map((record) => record.id);
+      const range = { from: `${today()}T00:00:00.000Z`, to: '9999-12-31T00:00:00.000Z' };
+      const walked: string[] = [];
+      let after: { createdAt: string; id: string } | undefined;
+      for (;;) {
+        const page = await operators.consentsPage(range, after, 3);
+        if (page.length === 0) break;
+        expect(page.length).toBeLessThanOrEqual(3);
+        walked.push(...page.map((record) => record.id));
+        const last = page.at(-1) as { createdAt: string; id: string };
+        after = { createdAt: last.createdAt, id: last.id };
+      }
+      expect(walked).toEqual(expected);
+      expect(await operators.consentsPage({ from: '2000-01-01T00:00:00.000Z', to: range.from }, undefined, 3)).toEqual(
+        [],
+      );
+    });
+  });
+}
