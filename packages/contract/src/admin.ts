@@ -59,6 +59,9 @@ export const adminLiveSchema = z.object({
   window_minutes: count,
 });
 
+/** The longest funnel or export range, in days: a campaign year, leap day included. */
+export const ADMIN_RANGE_MAX_DAYS = 366;
+
 /** A day, UTC, `YYYY-MM-DD`; a range includes both ends. */
 const day = z.iso.date();
 

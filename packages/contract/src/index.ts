@@ -1,5 +1,6 @@
 export {
   ADMIN_LIVE_WINDOW_MS,
+  ADMIN_RANGE_MAX_DAYS,
   type AdminFunnel,
   type AdminLive,
   type AdminRange,

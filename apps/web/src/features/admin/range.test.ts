@@ -12,6 +12,13 @@ describe('the funnel date range', () => {
     expect(checkRange('2026-11-23', '2026-11-23')).toEqual({ range: { from: '2026-11-23', to: '2026-11-23' } });
   });
 
+  it('takes up to a year, leap day included, and no more', () => {
+    expect(checkRange('2024-01-01', '2024-12-31')).toEqual({ range: { from: '2024-01-01', to: '2024-12-31' } });
+    expect(checkRange('2024-01-01', '2025-01-01')).toEqual({
+      problem: { field: 'to', message: 'Choose at most 366 days.' },
+    });
+  });
+
   it('names the field an operator must fix', () => {
     expect(checkRange('', '2026-11-23')).toEqual({
       problem: { field: 'from', message: 'Enter the first day of the range.' },

@@ -1,4 +1,4 @@
-import { type AdminRange, adminRangeSchema } from '@selfie-mosaic/contract';
+import { ADMIN_RANGE_MAX_DAYS, type AdminRange, adminRangeSchema } from '@selfie-mosaic/contract';
 
 /** The dashboard counts whole UTC days, both ends included, like the API. */
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -12,6 +12,11 @@ export function defaultRange(now: Date = new Date()): AdminRange {
   return { from: utcDay(new Date(now.getTime() - 6 * DAY_MS)), to: utcDay(now) };
 }
 
+/** Days in a range, both ends included. */
+function rangeDays({ from, to }: AdminRange): number {
+  return Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1;
+}
+
 export type RangeProblem = { field: 'from' | 'to'; message: string };
 
 /** The range as typed, checked with the contract's schema; the first problem names its field. */
@@ -19,7 +24,12 @@ export function checkRange(from: string, to: string): { range: AdminRange } | { 
   if (!from) return { problem: { field: 'from', message: 'Enter the first day of the range.' } };
   if (!to) return { problem: { field: 'to', message: 'Enter the last day of the range.' } };
   const result = adminRangeSchema.safeParse({ from, to });
-  if (result.success) return { range: result.data };
+  if (result.success) {
+    if (rangeDays(result.data) > ADMIN_RANGE_MAX_DAYS) {
+      return { problem: { field: 'to', message: `Choose at most ${ADMIN_RANGE_MAX_DAYS} days.` } };
+    }
+    return { range: result.data };
+  }
   const issue = result.error.issues[0];
   const field = issue?.path[0] === 'to' ? 'to' : 'from';
   if (issue?.code === 'custom') return { problem: { field, message: 'The first day must not be after the last day.' } };
@@ -27,7 +37,8 @@ export function checkRange(from: string, to: string): { range: AdminRange } | { 
 }
 
 /** The range as an operator reads it, with its length: "2026-11-17 to 2026-11-23 (7 days, UTC)". */
-export function describeRange({ from, to }: AdminRange): string {
-  const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1;
+export function describeRange(range: AdminRange): string {
+  const { from, to } = range;
+  const days = rangeDays(range);
   return `${from} to ${to} (${days} ${days === 1 ? 'day' : 'days'}, UTC)`;
 }
