@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { FUNNEL_STEPS, screenPath } from '@selfie-mosaic/contract';
+import { consentExportRecordSchema, FUNNEL_STEPS, screenPath } from '@selfie-mosaic/contract';
 import { type Browser, type BrowserContext, chromium, devices, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/browser.js';
@@ -162,6 +162,15 @@ describe('the operators’ dashboard', () => {
     const gb = csv.find((line) => line.startsWith('gb,en,'))?.split(',') ?? [];
     expect(Number(gb[2 + FUNNEL_STEPS.indexOf('uploads')])).toBe(UPLOADS);
     expect(Number(gb[2 + FUNNEL_STEPS.indexOf('artworks')])).toBe(UPLOADS);
+
+    // The regulator export of the same range: one consent a visitor, each covering its one job.
+    const [ndjson] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-ndjson').click()]);
+    const records = (await readFile(await ndjson.path(), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => consentExportRecordSchema.parse(JSON.parse(line)));
+    expect(records).toHaveLength(UPLOADS);
+    expect(records.every((record) => record.jobs.length === 1 && record.country_iso === 'gb')).toBe(true);
 
     await expectAccessible(page, 'admin dashboard');
     await expectNoSidewaysScroll(page, 'laptop');
