@@ -19,7 +19,7 @@ interface AdminPageProps {
 }
 
 /**
- * `/admin` (docs/product.md#operators): asks the server whether this browser is signed in, then shows
+ * `/admin` (README.md#the-dashboard): asks the server whether this browser is signed in, then shows
  * the sign-in form or the dashboard. Off, the server answers 404 and so does the page.
  */
 export default function AdminPage({ notFound }: AdminPageProps) {
