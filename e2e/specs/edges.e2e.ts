@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { MESSAGES } from '@selfie-mosaic/contract';
 import { describe, expect, inject, it } from 'vitest';
 import { openPhone } from '../support/browser.js';
-import { facePhoto } from '../support/fixtures.js';
 import { reachCamera, storedSession, takePhoto, waitForArtwork } from '../support/flow.js';
+import { queueOtherVisitors } from '../support/visitors.js';
 
 const de = JSON.parse(await readFile(new URL('../../apps/web/src/locales/de.json', import.meta.url), 'utf8'));
 
@@ -76,34 +76,3 @@ describe('coming back while the image is queued', () => {
     }
   });
 });
-
-/** Uploads photos as other visitors would, through the API, so the queue is not empty. */
-async function queueOtherVisitors(baseURL: string, count: number): Promise<void> {
-  const { createSessionId, XSRF } = await import('@selfie-mosaic/contract');
-  const photo = await readFile(await facePhoto());
-  for (let i = 0; i < count; i++) {
-    const first = await fetch(`${baseURL}/healthz`);
-    const cookie =
-      (first.headers.getSetCookie().find((c) => c.startsWith(`${XSRF.cookie}=`)) ?? '').split(';')[0] ?? '';
-    const headers = { cookie, [XSRF.header]: decodeURIComponent(cookie.slice(XSRF.cookie.length + 1)) };
-    const sessionId = createSessionId();
-    const consent = await fetch(`${baseURL}/api/consent`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        country_iso: 'gb',
-        language: 'en',
-        question_answer: 'yes',
-        consent_given: true,
-        ip_address: null,
-        user_session_id: sessionId,
-      }),
-    });
-    expect(consent.status).toBe(201);
-    const form = new FormData();
-    form.set('user_session_id', sessionId);
-    form.set('photo', new Blob([photo], { type: 'image/jpeg' }), 'selfie.jpg');
-    const upload = await fetch(`${baseURL}/api/upload`, { method: 'POST', headers, body: form });
-    expect(upload.status).toBe(202);
-  }
-}

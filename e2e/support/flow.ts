@@ -25,6 +25,19 @@ export async function snap(page: Page, locale: string, name: string): Promise<vo
     .toFile(join(screensDir, `${locale}-${name}.png`));
 }
 
+/** Saves a screenshot as `<name>.png` (the whole page when asked) when screenshots are asked for. */
+export async function snapPage(page: Page, name: string, { fullPage = false } = {}): Promise<void> {
+  if (!screensDir) return;
+  mkdirSync(screensDir, { recursive: true });
+  // No hover state in the picture, and motion settled.
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(400);
+  const shot = await page.screenshot({ fullPage });
+  await sharp(shot)
+    .png({ palette: true, quality: 90, compressionLevel: 9, effort: 10 })
+    .toFile(join(screensDir, `${name}.png`));
+}
+
 /** axe on the current screen: no serious or critical violation (WCAG 2.2 AA rules included). */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   const results = await new AxeBuilder({ page })

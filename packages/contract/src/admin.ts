@@ -6,20 +6,9 @@ import { REFUSALS, type RefusalCode } from './errors.js';
  * figures and funnel, and the regulator export. Off (404) unless the server has an admin secret.
  */
 
-export const ADMIN_PATHS = {
-  /** The dashboard page, a lazy chunk of the web app. */
-  page: '/admin',
-  /** POST signs in (sets the cookie), DELETE signs out. */
-  session: '/api/admin/session',
-  live: '/api/admin/live',
-  funnel: '/api/admin/funnel',
-  funnelCsv: '/api/admin/funnel.csv',
-  /** `?from&to&format=csv|ndjson`: consent records with their jobs and deletion times, streamed. */
-  consentExport: '/api/admin/export/consents',
-} as const;
-
-/** The sign-in cookie: HttpOnly, SameSite=Strict, Secure behind HTTPS, scoped to the admin API. */
-export const ADMIN_COOKIE = { name: 'admin_session', path: '/api/admin', maxAgeSeconds: 8 * 60 * 60 } as const;
+// The paths and the cookie live in a module without zod: the web app's router needs the page path,
+// and importing it from here would put every schema (and zod) into the visitor's entry chunk.
+export { ADMIN_COOKIE, ADMIN_PATHS } from './admin-paths.js';
 
 /** The window of the live figures (jobs per minute, render times, refusals). */
 export const ADMIN_LIVE_WINDOW_MS = 15 * 60 * 1000;
@@ -69,6 +58,9 @@ export const adminLiveSchema = z.object({
   refusals: refusalCounts,
   window_minutes: count,
 });
+
+/** The longest funnel or export range, in days: a campaign year, leap day included. */
+export const ADMIN_RANGE_MAX_DAYS = 366;
 
 /** A day, UTC, `YYYY-MM-DD`; a range includes both ends. */
 const day = z.iso.date();

@@ -1,7 +1,6 @@
 export {
-  ADMIN_COOKIE,
   ADMIN_LIVE_WINDOW_MS,
-  ADMIN_PATHS,
+  ADMIN_RANGE_MAX_DAYS,
   type AdminFunnel,
   type AdminLive,
   type AdminRange,
@@ -20,6 +19,7 @@ export {
   type FunnelStep,
   funnelRowSchema,
 } from './admin.js';
+export { ADMIN_COOKIE, ADMIN_PATHS } from './admin-paths.js';
 export {
   ARTWORK,
   CHUNK_RELOAD_GUARD_MS,

@@ -1,0 +1,39 @@
+import { BRAND } from '@selfie-mosaic/campaign';
+import type { ReactNode } from 'react';
+import { MosaicMark } from '../../lib/ui/MosaicMark';
+
+interface AdminShellProps {
+  /** Present while signed in. */
+  onSignOut?: () => void;
+  children: ReactNode;
+}
+
+/** The operators' frame: the brand, "Operators", sign-out; no visitor health warning or language switch. */
+export function AdminShell({ onSignOut, children }: AdminShellProps) {
+  return (
+    <div className="page admin">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="admin-header">
+        <span className="wordmark">
+          <MosaicMark columns={3} rows={3} seed={11} className="wordmark__tiles" />
+          <span className="wordmark__text" translate="no">
+            <span className="wordmark__name">{BRAND.brand}</span>
+            <span className="wordmark__cross"> × </span>
+            <span className="wordmark__name">{BRAND.partner}</span>
+          </span>
+        </span>
+        <span className="eyebrow admin-header__role">Operators</span>
+        {onSignOut && (
+          <button type="button" className="button button--ghost button--small" onClick={onSignOut}>
+            Sign out
+          </button>
+        )}
+      </header>
+      <main id="main" className="admin-main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}
