@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   ADMIN_COOKIE,
   ADMIN_PATHS,
+  ADMIN_RANGE_MAX_DAYS,
   ApiError,
   adminFunnelSchema,
   adminLiveSchema,
@@ -19,16 +20,16 @@ import { liveFigures } from '../admin/live.js';
 import type { AdminSecret } from '../admin/secret.js';
 import type { App, Services } from './context.js';
 
-/** The longest funnel or export range: a campaign year. */
-const MAX_RANGE_DAYS = 366;
-
 const noContent = z.null().describe('Done');
 const unauthorized = { 401: errorSchema };
 
-/** Refuses a range of UTC days longer than MAX_RANGE_DAYS (the schema has checked the days themselves). */
+/** Refuses a range of UTC days longer than ADMIN_RANGE_MAX_DAYS (the schema has checked the days themselves). */
 function assertRangeLength(from: string, to: string): void {
-  if (daysOf(from, to).length > MAX_RANGE_DAYS) {
-    throw new ApiError('invalidField', `Invalid querystring field "to": at most ${MAX_RANGE_DAYS} days after from`);
+  if (daysOf(from, to).length > ADMIN_RANGE_MAX_DAYS) {
+    throw new ApiError(
+      'invalidField',
+      `Invalid querystring field "to": at most ${ADMIN_RANGE_MAX_DAYS} days after from`,
+    );
   }
 }
 

@@ -1,5 +1,5 @@
-import { BRAND } from '@selfie-mosaic/campaign';
 import { type ReactNode, use, useCallback, useEffect, useState } from 'react';
+import { campaign } from '../../lib/campaign';
 import { loadLocale } from '../../lib/i18n';
 import { messageText } from '../../lib/messages';
 import { setDocumentLocale, setPageMeta } from '../../lib/page-meta';
@@ -47,7 +47,7 @@ export default function AdminPage({ notFound }: AdminPageProps) {
   useEffect(() => {
     if (session === 'off' || session === 'checking') return;
     const screen = session === 'signedIn' ? 'Dashboard' : 'Sign in';
-    setPageMeta(`${screen} | Operators | ${BRAND.experienceName}`, BRAND.description);
+    setPageMeta(`${screen} | Operators | ${campaign.brand.experienceName}`, campaign.brand.description);
   }, [session]);
 
   /** A call answered 401: the cookie expired (8 h) or was cleared; the form says why. */

@@ -1,5 +1,5 @@
-import { BRAND } from '@selfie-mosaic/campaign';
 import type { ReactNode } from 'react';
+import { campaign } from '../../lib/campaign';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 
 interface AdminShellProps {
@@ -19,9 +19,9 @@ export function AdminShell({ onSignOut, children }: AdminShellProps) {
         <span className="wordmark">
           <MosaicMark columns={3} rows={3} seed={11} className="wordmark__tiles" />
           <span className="wordmark__text" translate="no">
-            <span className="wordmark__name">{BRAND.brand}</span>
+            <span className="wordmark__name">{campaign.brand.brand}</span>
             <span className="wordmark__cross"> × </span>
-            <span className="wordmark__name">{BRAND.partner}</span>
+            <span className="wordmark__name">{campaign.brand.partner}</span>
           </span>
         </span>
         <span className="eyebrow admin-header__role">Operators</span>

@@ -52,7 +52,7 @@ export function drawFunnel(canvas: HTMLCanvasElement, steps: readonly FunnelStep
         {
           label: 'Visitors',
           data: steps.map((step) => totals[step]),
-          backgroundColor: token('--teal-strong'),
+          backgroundColor: token('--primary-strong'),
           borderRadius: 4,
         },
       ],
@@ -70,8 +70,8 @@ export function drawFunnel(canvas: HTMLCanvasElement, steps: readonly FunnelStep
 /** The series per day: distinct in colour and in dash, so they part without colour vision too. */
 const DAY_STYLE: Record<(typeof DAY_CHART_STEPS)[number], { color: string; dash: number[] }> = {
   start_views: { color: '--ink', dash: [] },
-  consented: { color: '--teal-strong', dash: [6, 4] },
-  uploads: { color: '--teal-deep', dash: [2, 3] },
+  consented: { color: '--primary-strong', dash: [6, 4] },
+  uploads: { color: '--primary-deep', dash: [2, 3] },
   artworks: { color: '--gold', dash: [] },
   downloads: { color: '--danger', dash: [10, 4, 2, 4] },
 };
