@@ -1,7 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
-import { campaign } from '../lib/campaign';
-import { MosaicMark } from '../lib/ui/MosaicMark';
+import { Wordmark } from '../lib/ui/Wordmark';
 
 interface PageShellProps {
   t: TFunction;
@@ -22,14 +21,7 @@ export function PageShell({ t, children, languageSwitch, banner }: PageShellProp
         <p className="warning-band">{t('warning.short')}</p>
         {banner}
         <div className="site-header">
-          <span className="wordmark">
-            <MosaicMark columns={3} rows={3} seed={11} className="wordmark__tiles" />
-            <span className="wordmark__text" translate="no">
-              <span className="wordmark__name">{campaign.brand.brand}</span>
-              <span className="wordmark__cross"> × </span>
-              <span className="wordmark__name">{campaign.brand.partner}</span>
-            </span>
-          </span>
+          <Wordmark />
           {languageSwitch}
         </div>
       </header>

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { campaign } from '../../lib/campaign';
-import { MosaicMark } from '../../lib/ui/MosaicMark';
+import { Wordmark } from '../../lib/ui/Wordmark';
 
 interface AdminShellProps {
   /** Present while signed in. */
@@ -16,14 +15,7 @@ export function AdminShell({ onSignOut, children }: AdminShellProps) {
         Skip to content
       </a>
       <header className="admin-header">
-        <span className="wordmark">
-          <MosaicMark columns={3} rows={3} seed={11} className="wordmark__tiles" />
-          <span className="wordmark__text" translate="no">
-            <span className="wordmark__name">{campaign.brand.brand}</span>
-            <span className="wordmark__cross"> × </span>
-            <span className="wordmark__name">{campaign.brand.partner}</span>
-          </span>
-        </span>
+        <Wordmark />
         <span className="eyebrow admin-header__role">Operators</span>
         {onSignOut && (
           <button type="button" className="button button--ghost button--small" onClick={onSignOut}>
