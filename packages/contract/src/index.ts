@@ -22,6 +22,9 @@ export {
 export { ADMIN_COOKIE, ADMIN_PATHS } from './admin-paths.js';
 export {
   ARTWORK,
+  ARTWORK_FORMATS,
+  type ArtworkFormat,
+  artworkFileName,
   CHUNK_RELOAD_GUARD_MS,
   CREATION_NOTICE_SECONDS,
   HTTP_RETRY,
