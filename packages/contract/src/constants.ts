@@ -44,19 +44,6 @@ export const ARTWORK = { width: 1080, height: 1350, maxBytes: 600 * 1024 } as co
  * The 9:16 story version of the same artwork (docs/product.md#result). Stories and reels lay their
  * own controls over the top and bottom `safeMargin` pixels, so nothing that matters is placed there.
  */
-/** The two pictures of every artwork: the 4:5 post and the 9:16 story version. */
-export const ARTWORK_FORMATS = ['post', 'story'] as const;
-export type ArtworkFormat = (typeof ARTWORK_FORMATS)[number];
-
-export const STORY_ARTWORK = { width: 1080, height: 1920, maxBytes: ARTWORK.maxBytes, safeMargin: 250 } as const;
-
-/** The file name a picture is saved or shared under: the campaign's name, with "-story" for the story version. */
-export function artworkFileName(campaignName: string, format: ArtworkFormat): string {
-  if (format === 'post') return campaignName;
-  const dot = campaignName.lastIndexOf('.');
-  return dot > 0 ? `${campaignName.slice(0, dot)}-story${campaignName.slice(dot)}` : `${campaignName}-story`;
-}
-
 /** The HTTP client's generic retry (docs/product.md#talking-to-the-api). */
 export const HTTP_RETRY = {
   statusCodes: [408, 409, 425, 429, 500, 502, 503, 504] as readonly number[],

@@ -20,11 +20,9 @@ export {
   funnelRowSchema,
 } from './admin.js';
 export { ADMIN_COOKIE, ADMIN_PATHS } from './admin-paths.js';
+export { ARTWORK_FORMATS, type ArtworkFormat, artworkFileName, STORY_ARTWORK } from './artwork-formats.js';
 export {
   ARTWORK,
-  ARTWORK_FORMATS,
-  type ArtworkFormat,
-  artworkFileName,
   CHUNK_RELOAD_GUARD_MS,
   CREATION_NOTICE_SECONDS,
   HTTP_RETRY,
@@ -34,7 +32,6 @@ export {
   RESULT_TTL_MS,
   SESSION_STORAGE_KEY,
   SESSION_TTL_MS,
-  STORY_ARTWORK,
   STREAM_CONNECT_TIMEOUT_MS,
   STREAM_HEARTBEAT_MS,
   UPLOAD_LIMITS,
