@@ -104,8 +104,9 @@ async function filesWithoutRecord(dataDir: string): Promise<Unowned> {
     const photos = await entries(backend.storage.listPhotos());
     const owners = await backend.jobs.getMany(photos.map((entry) => entry.key));
     const active = owners.filter((job) => job.status !== 'completed' && job.status !== 'failed').length;
-    const results = await entries(backend.storage.listResults());
-    const held = await backend.jobs.heldResultTokens(results.map((entry) => entry.key));
+    // An artwork's post and story files are listed under the one token they share.
+    const results = [...new Set((await entries(backend.storage.listResults())).map((entry) => entry.key))];
+    const held = await backend.jobs.heldResultTokens(results);
     const partials = readdirSync(join(dataDir, 'tmp')).length;
     return { photos: photos.length - active, results: results.length - held.size, partials };
   } finally {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ARTWORK, screenPath } from '@selfie-mosaic/contract';
+import { ARTWORK, STORY_ARTWORK, screenPath } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPhone, type Phone } from '../support/browser.js';
@@ -18,7 +18,7 @@ describe('a visitor in Germany, from the age gate to the downloaded artwork', ()
   });
   afterAll(() => phone.close());
 
-  it(`goes through every screen and saves a ${ARTWORK.width}×${ARTWORK.height} mosaic`, async () => {
+  it(`goes through every screen and saves a ${ARTWORK.width}×${ARTWORK.height} mosaic and its ${STORY_ARTWORK.width}×${STORY_ARTWORK.height} story version`, async () => {
     const { page } = phone;
     await page.goto('/de/de/start');
     await expect
@@ -59,6 +59,27 @@ describe('a visitor in Germany, from the age gate to the downloaded artwork', ()
       format: 'jpeg',
       width: ARTWORK.width,
       height: ARTWORK.height,
+    });
+
+    // The story version: chosen with the format switch, shown, then downloaded the same way.
+    await page.getByTestId('format-story').check();
+    const preview = page.getByTestId('artwork');
+    await expect.poll(() => preview.getAttribute('src')).toMatch(/\.story\.jpg$/);
+    await preview.evaluate((img: HTMLImageElement) => img.decode());
+    expect(await preview.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([
+      STORY_ARTWORK.width,
+      STORY_ARTWORK.height,
+    ]);
+    const [storyDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('result-download').click(),
+    ]);
+    expect(storyDownload.suggestedFilename()).toMatch(/-story\.jpg$/);
+    const story = await sharp(await readFile(await storyDownload.path())).metadata();
+    expect({ format: story.format, width: story.width, height: story.height }).toEqual({
+      format: 'jpeg',
+      width: STORY_ARTWORK.width,
+      height: STORY_ARTWORK.height,
     });
     expect(pageviews).toEqual(
       expect.arrayContaining(['/de/de/start', '/de/de/curious', '/de/de/photo', '/de/de/result']),
@@ -116,6 +137,12 @@ describe('every screen in English, in Emirati Arabic and in Georgian on the narr
         await waitForArtwork(page);
         await page.locator('[data-testid="artwork"]').evaluate((img: HTMLImageElement) => img.decode());
         await snap(page, locale, '10-result-done');
+        await page.getByTestId('format-story').check();
+        await page
+          .locator('[data-testid="artwork"][src$=".story.jpg"]')
+          .evaluate((img: HTMLImageElement) => img.decode());
+        await expectAccessible(page, 'result (story)');
+        await snap(page, locale, '10-result-done-story');
 
         await page.goto(screenPath(country, locale, 'download'));
         await page.getByTestId('download-button').waitFor();

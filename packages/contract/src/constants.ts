@@ -40,6 +40,10 @@ export const UPLOAD_LIMITS = {
 
 export const ARTWORK = { width: 1080, height: 1350, maxBytes: 600 * 1024 } as const;
 
+/**
+ * The 9:16 story version of the same artwork (docs/product.md#result). Stories and reels lay their
+ * own controls over the top and bottom `safeMargin` pixels, so nothing that matters is placed there.
+ */
 /** The HTTP client's generic retry (docs/product.md#talking-to-the-api). */
 export const HTTP_RETRY = {
   statusCodes: [408, 409, 425, 429, 500, 502, 503, 504] as readonly number[],

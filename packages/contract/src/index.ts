@@ -20,6 +20,7 @@ export {
   funnelRowSchema,
 } from './admin.js';
 export { ADMIN_COOKIE, ADMIN_PATHS } from './admin-paths.js';
+export { ARTWORK_FORMATS, type ArtworkFormat, artworkFileName, STORY_ARTWORK } from './artwork-formats.js';
 export {
   ARTWORK,
   CHUNK_RELOAD_GUARD_MS,

@@ -79,6 +79,9 @@ export const resultResponseSchema = z.object({
   file_path: z.string().describe('Appended to the API base it gives the artwork URL'),
   width: z.number().int(),
   height: z.number().int(),
+  story_path: z.string().describe('Appended to the API base it gives the 9:16 story version of the artwork'),
+  story_width: z.number().int(),
+  story_height: z.number().int(),
   expires_at: z.iso.datetime(),
 });
 

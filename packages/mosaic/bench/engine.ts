@@ -75,6 +75,27 @@ const peakRss = process.resourceUsage().maxRSS / 1024;
 const tiltedTotals: number[] = [];
 for (let i = 0; i < Math.ceil(RUNS / 3); i++) tiltedTotals.push((await render(tilted, { seed: i })).timings.total ?? 0);
 
+// The story version's cost: the same photo rendered alone and with its story version, alternately, so
+// both see the same load; wall clock and CPU time of each.
+const storyRuns = { alone: [] as number[], both: [] as number[], aloneCpu: [] as number[], bothCpu: [] as number[] };
+const storyStage: number[] = [];
+let storyBytes = 0;
+for (let i = 0; i < RUNS; i++) {
+  let before = process.cpuUsage();
+  const alone = await render(upload, { seed: i });
+  let used = process.cpuUsage(before);
+  storyRuns.alone.push(alone.timings.total ?? 0);
+  storyRuns.aloneCpu.push((used.user + used.system) / 1000);
+  before = process.cpuUsage();
+  const both = await render(upload, { seed: i, story: true });
+  used = process.cpuUsage(before);
+  storyRuns.both.push(both.timings.total ?? 0);
+  storyRuns.bothCpu.push((used.user + used.system) / 1000);
+  storyStage.push(both.timings.story ?? 0);
+  storyBytes = Math.max(storyBytes, both.story?.jpeg.byteLength ?? 0);
+}
+const extra = (a: number[], b: number[]) => `${((median(b) / median(a) - 1) * 100).toFixed(0)} %`;
+
 const floor = await time(
   () => sharp(upload).rotate().resize(1080, 1350, { fit: 'cover' }).jpeg({ quality: 88 }).toBuffer(),
   RUNS,
@@ -209,6 +230,11 @@ const lines = [
   '',
   `- A head tilted 45° (sample 1) is levelled, then FaceMesh reads it again upright: whole render median ${ms(median(tiltedTotals))} ` +
     `over ${tiltedTotals.length} renders.`,
+  `- **Story version** (1080×1920, \`render(photo, { story: true })\`), ${RUNS} renders alone and ${RUNS} with it, alternating, same run: ` +
+    `whole render median ${ms(median(storyRuns.alone))} alone, ${ms(median(storyRuns.both))} with the story version, ` +
+    `**+${extra(storyRuns.alone, storyRuns.both)}** wall clock (target ≤ 25 %); CPU time median ${ms(median(storyRuns.aloneCpu))} and ` +
+    `${ms(median(storyRuns.bothCpu))}, +${extra(storyRuns.aloneCpu, storyRuns.bothCpu)} (both JPEGs are encoded at once, so CPU time grows more than the wall clock). ` +
+    `Its own stage (new background tiles, painting, frame) median ${ms(median(storyStage))}; the rest is its JPEG; largest story JPEG ${(storyBytes / 1024).toFixed(0)} KB.`,
   `- Model load (once per worker thread, \`loadModels()\`): ${ms(modelLoad)}.`,
   `- Memory: peak RSS of this process (models, one render at a time) ${peakRss.toFixed(0)} MB; a process with one worker thread ` +
     `${oneWorker.toFixed(0)} MB, with two ${twoWorkers.toFixed(0)} MB (medians of ${MEMORY_RUNS} processes), so about **${(twoWorkers - oneWorker).toFixed(0)} MB per worker** (target ≤ 400 MB).`,

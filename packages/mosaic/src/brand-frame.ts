@@ -3,41 +3,79 @@ import { dirname, join } from 'node:path';
 import { UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { type Art, type ArtVariantName, perArt } from './art.js';
-import { LAYOUT } from './layout.js';
+import { LAYOUT, STORY_LAYOUT } from './layout.js';
 
 /**
  * The campaign frame: a border in the variant's frame colour with a fine accent line, and a band
- * at the bottom carrying the brand × partner wordmark set in Cinzel (inscriptional capitals, shipped
- * as a TTF in an npm package so the text looks the same on every machine). Built once per variant
- * and thread, then copied over each artwork.
+ * carrying the brand × partner wordmark set in Cinzel (inscriptional capitals, shipped as a TTF in
+ * an npm package so the text looks the same on every machine). Built once per variant, format and
+ * thread, then copied over each artwork. On the 4:5 the band is at the bottom; the story has the
+ * 4:5's frame in its middle, with the band as a bar across, and a window of pattern above and below.
  *
- * The frame is opaque and its window clear (checked when it is built), so the mosaic is painted
- * only inside the window and the frame keeps just its own pixels: 0.6 MB per variant instead of
+ * The frame is opaque and its windows clear (checked when it is built), so the mosaic is painted
+ * only inside the windows and the frame keeps just its own pixels: 0.6 MB per variant instead of
  * an artwork-sized RGBA image of 5.8 MB.
  */
 export interface FrameOverlay {
-  /** The open window of the frame, right and bottom exclusive: the mosaic shows there. */
-  innerTop: number;
-  innerBottom: number;
+  width: number;
+  height: number;
+  /** The columns every window spans, right exclusive. */
   innerLeft: number;
   innerRight: number;
+  /** The open windows, top to bottom, as row ranges (bottom exclusive): the mosaic shows there. */
+  windows: readonly Rows[];
   /**
-   * The frame's RGB outside the window in raster order: the full rows above it, the left and
-   * right strips beside it row by row, then the full rows below it.
+   * The frame's RGB outside the windows in raster order: full rows outside every window, the
+   * left and right strips beside a window row by row.
    */
   rgb: Uint8Array;
 }
 
+export interface Rows {
+  top: number;
+  bottom: number;
+}
+
+export type FrameFormat = 'post' | 'story';
+
+/** Where the windows and the wordmark band sit in each format. */
+function shapeOf(format: FrameFormat) {
+  const { border, band } = LAYOUT;
+  if (format === 'post') {
+    const bandTop = LAYOUT.height - band;
+    return {
+      width: LAYOUT.width,
+      height: LAYOUT.height,
+      windows: [{ top: border, bottom: bandTop }],
+      // The band's lower part is the frame's bottom edge: the text sits in the rest.
+      text: { top: bandTop, height: band - border / 2 },
+    };
+  }
+  const bandTop = STORY_LAYOUT.offset + LAYOUT.height - band;
+  const bandBottom = STORY_LAYOUT.offset + LAYOUT.height;
+  return {
+    width: STORY_LAYOUT.width,
+    height: STORY_LAYOUT.height,
+    windows: [
+      { top: border, bottom: STORY_LAYOUT.offset },
+      { top: STORY_LAYOUT.offset + border, bottom: bandTop },
+      { top: bandBottom, bottom: STORY_LAYOUT.height - border },
+    ],
+    text: { top: bandTop, height: band },
+  };
+}
+
 const require = createRequire(import.meta.url);
 const fontFile = join(dirname(require.resolve('@expo-google-fonts/cinzel')), '600SemiBold', 'Cinzel_600SemiBold.ttf');
-const overlays = perArt(() => new Map<ArtVariantName, Promise<FrameOverlay>>());
+const overlays = perArt(() => new Map<string, Promise<FrameOverlay>>());
 
-export function frameOverlay(art: Art, variant: ArtVariantName): Promise<FrameOverlay> {
+export function frameOverlay(art: Art, variant: ArtVariantName, format: FrameFormat = 'post'): Promise<FrameOverlay> {
   const built = overlays(art);
-  let overlay = built.get(variant);
+  const key = `${variant} ${format}`;
+  let overlay = built.get(key);
   if (!overlay) {
-    overlay = buildOverlay(art, variant);
-    built.set(variant, overlay);
+    overlay = buildOverlay(art, variant, format);
+    built.set(key, overlay);
   }
   return overlay;
 }
@@ -46,18 +84,26 @@ function escapeMarkup(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-async function buildOverlay(art: Art, variant: ArtVariantName): Promise<FrameOverlay> {
+async function buildOverlay(art: Art, variant: ArtVariantName, format: FrameFormat): Promise<FrameOverlay> {
   const colours = art.colours[variant];
   const accent = colours.pattern[colours.pattern.length - 1] as string;
-  const { width, height, border, band } = LAYOUT;
-  const innerBottom = height - band;
+  const { border } = LAYOUT;
+  const { width, height, windows, text: band } = shapeOf(format);
+  const innerLeft = border;
+  const innerRight = width - border;
+  const holes = windows.map(({ top, bottom }) => `M${innerLeft} ${top}V${bottom}H${innerRight}V${top}Z`).join(' ');
+  const accents = windows
+    .map(
+      ({ top, bottom }) =>
+        `<rect x="${innerLeft - 5}" y="${top - 5}" width="${innerRight - innerLeft + 10}" height="${bottom - top + 10}"
+    fill="none" stroke="${accent}" stroke-width="2"/>`,
+    )
+    .join('\n  ');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-  <path fill-rule="evenodd" fill="${colours.frame}"
-    d="M0 0H${width}V${height}H0Z M${border} ${border}V${innerBottom}H${width - border}V${border}Z"/>
-  <rect x="${border - 5}" y="${border - 5}" width="${width - 2 * border + 10}" height="${innerBottom - border + 10}"
-    fill="none" stroke="${accent}" stroke-width="2"/>
+  <path fill-rule="evenodd" fill="${colours.frame}" d="M0 0H${width}V${height}H0Z ${holes}"/>
+  ${accents}
 </svg>`;
-  const textHeight = Math.round(band * 0.34);
+  const textHeight = Math.round(LAYOUT.band * 0.34);
   const text = await sharp({
     text: {
       text: `<span foreground="${colours.wordmark}" letter_spacing="${6 * 1024}">${escapeMarkup(art.wordmark)}</span>`,
@@ -77,32 +123,36 @@ async function buildOverlay(art: Art, variant: ArtVariantName): Promise<FrameOve
       {
         input: text.data,
         left: Math.round((width - text.info.width) / 2),
-        top: Math.round(innerBottom + (band - border / 2 - text.info.height) / 2),
+        top: Math.round(band.top + (band.height - text.info.height) / 2),
       },
     ])
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
   const rgba = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  const window = { innerTop: border, innerBottom, innerLeft: border, innerRight: width - border };
-  return { ...window, rgb: frameRgb(rgba, window, variant) };
+  const overlay = { width, height, innerLeft, innerRight, windows };
+  return { ...overlay, rgb: frameRgb(rgba, overlay, `${variant} ${format}`) };
 }
 
-type Window = Pick<FrameOverlay, 'innerTop' | 'innerBottom' | 'innerLeft' | 'innerRight'>;
+/** Whether row `y` passes through one of the windows. */
+export function isOpenRow(windows: readonly Rows[], y: number): boolean {
+  for (const { top, bottom } of windows) if (y >= top && y < bottom) return true;
+  return false;
+}
 
-/** The frame's own pixels, after checking that it is opaque outside its window and clear inside. */
-function frameRgb(rgba: Uint8Array, window: Window, variant: ArtVariantName): Uint8Array {
-  const { width, height } = LAYOUT;
-  const open = (window.innerRight - window.innerLeft) * (window.innerBottom - window.innerTop);
+/** The frame's own pixels, after checking that it is opaque outside its windows and clear inside. */
+function frameRgb(rgba: Uint8Array, overlay: Omit<FrameOverlay, 'rgb'>, name: string): Uint8Array {
+  const { width, height, innerLeft, innerRight, windows } = overlay;
+  const open = windows.reduce((sum, { top, bottom }) => sum + (bottom - top), 0) * (innerRight - innerLeft);
   const rgb = new Uint8Array((width * height - open) * 3);
   let k = 0;
   for (let y = 0; y < height; y++) {
-    const rows = y >= window.innerTop && y < window.innerBottom;
+    const rows = isOpenRow(windows, y);
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 4;
-      const inside = rows && x >= window.innerLeft && x < window.innerRight;
+      const inside = rows && x >= innerLeft && x < innerRight;
       if (rgba[i + 3] !== (inside ? 0 : 255)) {
-        throw new Error(`the ${variant} frame must be opaque outside its window and clear inside (pixel ${x}, ${y})`);
+        throw new Error(`the ${name} frame must be opaque outside its windows and clear inside (pixel ${x}, ${y})`);
       }
       if (inside) continue;
       rgb[k++] = rgba[i] as number;
@@ -113,20 +163,23 @@ function frameRgb(rgba: Uint8Array, window: Window, variant: ArtVariantName): Ui
   return rgb;
 }
 
-/** Puts the frame over the artwork in place. */
+/** Puts the frame over an artwork of the frame's size in place. */
 export function applyFrame(rgb: Uint8Array, overlay: FrameOverlay): void {
-  const { width } = LAYOUT;
+  const { width, height, innerLeft, innerRight, windows } = overlay;
   const frame = overlay.rgb;
-  const above = overlay.innerTop * width * 3;
-  rgb.set(frame.subarray(0, above), 0);
-  let k = above;
-  const left = overlay.innerLeft * 3;
-  const right = (width - overlay.innerRight) * 3;
-  for (let y = overlay.innerTop; y < overlay.innerBottom; y++) {
+  const left = innerLeft * 3;
+  const right = (width - innerRight) * 3;
+  let k = 0;
+  for (let y = 0; y < height; y++) {
     const row = y * width * 3;
-    for (let i = 0; i < left; i++) rgb[row + i] = frame[k++] as number;
-    const start = row + overlay.innerRight * 3;
-    for (let i = 0; i < right; i++) rgb[start + i] = frame[k++] as number;
+    if (!isOpenRow(windows, y)) {
+      rgb.set(frame.subarray(k, k + width * 3), row);
+      k += width * 3;
+      continue;
+    }
+    rgb.set(frame.subarray(k, k + left), row);
+    k += left;
+    rgb.set(frame.subarray(k, k + right), row + innerRight * 3);
+    k += right;
   }
-  rgb.set(frame.subarray(k), overlay.innerBottom * width * 3);
 }

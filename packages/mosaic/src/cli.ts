@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { check } from './checks.js';
 import { loadModels, MosaicRefusal, render } from './index.js';
 
-const usage = 'Usage: mosaic <in.jpg> <out.jpg> [--blacklabel] [--seed N]';
+const usage = 'Usage: mosaic <in.jpg> <out.jpg> [--blacklabel] [--seed N] [--story story.jpg]';
 
 async function main(): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -24,12 +24,18 @@ async function main(): Promise<number> {
   await loadModels();
   console.log(`models  ${(performance.now() - started).toFixed(1)} ms`);
   try {
-    const result = await render(await readFile(input), { blacklabel: values.blacklabel, seed });
+    const story = values.story !== undefined;
+    const result = await render(await readFile(input), { blacklabel: values.blacklabel, seed, story });
     await writeFile(output, result.jpeg);
+    if (values.story !== undefined && result.story) await writeFile(values.story, result.story.jpeg);
     for (const [stage, ms] of Object.entries(result.timings)) console.log(`${stage.padEnd(11)} ${ms.toFixed(1)} ms`);
     console.log(
       `${output}: ${result.width}×${result.height}, ${result.tiles} tiles, ${Math.round(result.jpeg.byteLength / 1024)} KB`,
     );
+    if (values.story !== undefined && result.story) {
+      const { width, height, jpeg } = result.story;
+      console.log(`${values.story}: ${width}×${height} story version, ${Math.round(jpeg.byteLength / 1024)} KB`);
+    }
     console.log('(a first render in a fresh process includes JIT warm-up; `npm run bench` measures warm renders)');
     return 0;
   } catch (error) {
@@ -44,7 +50,11 @@ async function main(): Promise<number> {
 function parse() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { blacklabel: { type: 'boolean', default: false }, seed: { type: 'string' } },
+    options: {
+      blacklabel: { type: 'boolean', default: false },
+      seed: { type: 'string' },
+      story: { type: 'string' },
+    },
   });
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   check(seed === undefined || Number.isInteger(seed), '--seed', 'an integer', values.seed);

@@ -1,4 +1,4 @@
-import { ARTWORK } from '@selfie-mosaic/contract';
+import { ARTWORK, STORY_ARTWORK } from '@selfie-mosaic/contract';
 
 /**
  * Where things sit on the 1080×1350 artwork. The mosaic fills the whole canvas; the campaign frame
@@ -16,4 +16,18 @@ export const LAYOUT = {
   /** Where the face centre (between eyes and mouth) sits, as a share of width and height. */
   faceCentreX: 0.5,
   faceCentreY: 0.4,
+} as const;
+
+/**
+ * The 9:16 story version: the 4:5 canvas sits `offset` pixels down a 1080×1920 canvas, the pattern
+ * continues above it, the wordmark band becomes a bar across at the 4:5's band, and below the bar
+ * more pattern runs down to the bottom border. With the face at 40 % of the 4:5, the face and the
+ * bar both stay clear of the `safeMargin` rows that stories cover with their own controls.
+ */
+export const STORY_LAYOUT = {
+  width: STORY_ARTWORK.width,
+  height: STORY_ARTWORK.height,
+  safeMargin: STORY_ARTWORK.safeMargin,
+  /** A multiple of 16, so the JPEG's blocks fall alike on the 4:5's pixels in both pictures. */
+  offset: 272,
 } as const;

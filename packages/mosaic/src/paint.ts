@@ -39,6 +39,22 @@ const PORTRAIT_JOINT_SHADE = 0.72;
  */
 const LIGHTNESS_WEIGHT = 3;
 
+/** How each tile is painted: its palette colour, its light, and the colour of its joints. */
+export interface TileLook {
+  count: number;
+  /** Palette index of each tile (in the portrait palette for the visitor's, else the pattern's). */
+  colours: Uint8Array;
+  personTiles: number;
+  rgb: Float32Array;
+  joint: Float32Array;
+  /** Light across a tile is linear in x and y: light = base + slopeX·x + slopeY·y. */
+  base: Float32Array;
+  slopeX: Float32Array;
+  slopeY: Float32Array;
+  /** 1 where the tile is wide enough for two-pixel joints. */
+  wide: Uint8Array;
+}
+
 /**
  * Paints every tile in one palette colour (nearest in CIELAB to the photo under it, or the
  * campaign pattern for the background) with a soft light across it, and draws the grout joints.
@@ -53,14 +69,18 @@ export function paintTiles(
   centre: Point,
   random: () => number,
   window: Window = { left: 0, top: 0, right: width, bottom: height },
-): { rgb: Uint8Array; colours: Uint8Array; personTiles: number } {
-  const { count, labels, spacing } = tiles;
-  const colours = new Uint8Array(count);
-  const tileRgb = new Float32Array(count * 3);
-  // Light across a tile is linear in x and y: light = base + dx·x + dy·y.
-  const base = new Float32Array(count);
-  const slopeX = new Float32Array(count);
-  const slopeY = new Float32Array(count);
+): { rgb: Uint8Array; colours: Uint8Array; personTiles: number; look: TileLook } {
+  const look = lookOfTiles(tiles, style, centre, random);
+  const out = scratch('painted', Uint8Array, width * height * 3);
+  drawTiles(tiles.labels, width, height, look, window, out);
+  return { rgb: out, colours: look.colours, personTiles: look.personTiles, look };
+}
+
+/** Each tile's colour and light; `random` gives each tile its own slight brightness. */
+export function lookOfTiles(tiles: Tiles, style: PaintStyle, centre: Point, random: () => number): TileLook {
+  const { count, spacing } = tiles;
+  const look = allocateLook(count);
+  const { colours, rgb: tileRgb, base, slopeX, slopeY, joint: jointRgb, wide } = look;
   const isPerson = new Uint8Array(count);
   let personTiles = 0;
   for (let t = 0; t < count; t++) {
@@ -93,19 +113,72 @@ export function paintTiles(
     tileRgb[t * 3 + 1] = palette.rgb[c * 3 + 1] as number;
     tileRgb[t * 3 + 2] = palette.rgb[c * 3 + 2] as number;
   }
-
+  look.personTiles = personTiles;
   const [gr, gg, gb] = parseHex(style.grout);
-  const out = scratch('painted', Uint8Array, width * height * 3);
-  const wideTile = new Uint8Array(count);
-  for (let t = 0; t < count; t++) wideTile[t] = (spacing[t] as number) >= WIDE_JOINT ? 1 : 0;
+  for (let t = 0; t < count; t++) wide[t] = (spacing[t] as number) >= WIDE_JOINT ? 1 : 0;
   // Joint colour per tile: its own colour in shadow inside the portrait, the grout elsewhere.
-  const jointRgb = new Float32Array(count * 3);
   for (let t = 0; t < count; t++) {
     const shade = isPerson[t] === 1;
     jointRgb[t * 3] = shade ? (tileRgb[t * 3] as number) * PORTRAIT_JOINT_SHADE : gr;
     jointRgb[t * 3 + 1] = shade ? (tileRgb[t * 3 + 1] as number) * PORTRAIT_JOINT_SHADE : gg;
     jointRgb[t * 3 + 2] = shade ? (tileRgb[t * 3 + 2] as number) * PORTRAIT_JOINT_SHADE : gb;
   }
+  return look;
+}
+
+/** Sets the look of one background tile of the pattern, lit like every other tile. */
+export function lookOfPatternTile(
+  look: TileLook,
+  t: number,
+  cx: number,
+  cy: number,
+  spacing: number,
+  colour: number,
+  style: PaintStyle,
+  random: () => number,
+): void {
+  const light = LIGHT / spacing;
+  look.slopeX[t] = -0.6 * light;
+  look.slopeY[t] = -0.8 * light;
+  look.base[t] = 1 + (random() - 0.5) * 2 * JITTER + (0.6 * cx + 0.8 * cy) * light;
+  look.colours[t] = colour;
+  const [gr, gg, gb] = parseHex(style.grout);
+  for (let c = 0; c < 3; c++) look.rgb[t * 3 + c] = style.pattern.rgb[colour * 3 + c] as number;
+  look.joint[t * 3] = gr;
+  look.joint[t * 3 + 1] = gg;
+  look.joint[t * 3 + 2] = gb;
+  look.wide[t] = spacing >= WIDE_JOINT ? 1 : 0;
+}
+
+export function allocateLook(count: number): TileLook {
+  return {
+    count,
+    colours: new Uint8Array(count),
+    personTiles: 0,
+    rgb: new Float32Array(count * 3),
+    joint: new Float32Array(count * 3),
+    base: new Float32Array(count),
+    slopeX: new Float32Array(count),
+    slopeY: new Float32Array(count),
+    wide: new Uint8Array(count),
+  };
+}
+
+/**
+ * Draws the tiles of a label map (`width`×`height`, one tile index per pixel) into `out`, inside
+ * `window` only. `lightRow` is the row of the label map that the tiles' light counts as row 0, so a
+ * canvas holding the same tiles further down lights them exactly alike.
+ */
+export function drawTiles(
+  labels: Uint16Array,
+  width: number,
+  height: number,
+  look: TileLook,
+  window: Window,
+  out: Uint8Array,
+  lightRow = 0,
+): void {
+  const { rgb: tileRgb, joint: jointRgb, base, slopeX, slopeY, wide: wideTile } = look;
   // Row by row, in runs of one tile: the tile's colour and light are fetched once per run, its
   // last pixel is a joint where the next tile starts and, for wide tiles, so is its first where
   // the previous one ends; in between only the pixels above and below need looking at.
@@ -125,7 +198,7 @@ export function paintTiles(
       const jg = jointRgb[t * 3 + 1] as number;
       const jb = jointRgb[t * 3 + 2] as number;
       const lightX = slopeX[t] as number;
-      const light0 = (base[t] as number) + (slopeY[t] as number) * y;
+      const light0 = (base[t] as number) + (slopeY[t] as number) * (y - lightRow);
       const lastInside = end < width && labels[row + end] !== t ? end - 1 : end;
       const firstInside = wide && x > 0 && labels[row + x - 1] !== t ? x + 1 : x;
       const checkAbove = wide && hasAbove;
@@ -154,5 +227,4 @@ export function paintTiles(
       x = end;
     }
   }
-  return { rgb: out, colours, personTiles };
 }

@@ -3,11 +3,23 @@ import { check } from './checks.js';
 import { MAX_SIDE, type RgbImage } from './decode.js';
 import type { FaceGeometry } from './face.js';
 import { type Framing, warpToArtwork } from './framing.js';
-import { LAYOUT } from './layout.js';
+import { LAYOUT, STORY_LAYOUT } from './layout.js';
 import { createRandom } from './random.js';
 import { MosaicRefusal } from './refusal.js';
 import { serialised } from './scratch.js';
-import { brand, type Decoded, decode, encode, findFace, frame, paint, segment, tessellate } from './stages.js';
+import {
+  brand,
+  type Decoded,
+  decode,
+  encode,
+  findFace,
+  frame,
+  paint,
+  STORY_QUALITIES,
+  segment,
+  storyOf,
+  tessellate,
+} from './stages.js';
 
 export interface RenderOptions {
   /** The dark "black label" variant. */
@@ -19,13 +31,20 @@ export interface RenderOptions {
    * palettes and frames are built once per art object.
    */
   art?: Art;
+  /** Also make the 9:16 story version (1080×1920) of the same mosaic. */
+  story?: boolean;
 }
 
-export interface RenderResult {
+export interface EncodedImage {
   jpeg: Buffer;
   width: number;
   height: number;
+}
+
+export interface RenderResult extends EncodedImage {
   tiles: number;
+  /** The 9:16 story version, when asked for with `story: true`. */
+  story?: EncodedImage;
   /** Milliseconds per stage. */
   timings: Record<string, number>;
 }
@@ -48,6 +67,8 @@ export interface RenderDetails extends RenderResult {
   personByTile: Float32Array;
   /** The painted, framed artwork before JPEG encoding (RGB). */
   painted: Uint8Array;
+  /** The story version's painted, framed RGB before encoding (empty without `story`). */
+  storyPainted: Uint8Array;
 }
 
 const DEFAULT_SEED = 1;
@@ -56,15 +77,17 @@ interface CheckedOptions {
   blacklabel: boolean;
   seed: number;
   art: Art;
+  story: boolean;
 }
 
 function checkOptions(options: RenderOptions): CheckedOptions {
   check(typeof options === 'object' && options !== null, 'options', 'an object', options);
-  const { blacklabel = false, seed = DEFAULT_SEED, art = DEFAULT_ART } = options;
+  const { blacklabel = false, seed = DEFAULT_SEED, art = DEFAULT_ART, story = false } = options;
   check(typeof blacklabel === 'boolean', 'blacklabel', 'a boolean', blacklabel);
+  check(typeof story === 'boolean', 'story', 'a boolean', story);
   check(Number.isInteger(seed), 'seed', 'an integer', seed);
   check(typeof art?.wordmark === 'string' && typeof art.colours === 'object', 'art', 'colours and a wordmark', art);
-  return { blacklabel, seed, art };
+  return { blacklabel, seed, art, story };
 }
 
 /** The full pipeline: decode → find face → frame → segment → tessellate → paint → brand → encode. */
@@ -87,7 +110,7 @@ async function guarded(input: Buffer | Uint8Array, options: RenderOptions, inspe
 /** The stages one after another, each timed under its name (see `stages.ts`). */
 async function run(
   input: Uint8Array,
-  { blacklabel, seed, art }: CheckedOptions,
+  { blacklabel, seed, art, story }: CheckedOptions,
   inspect: boolean,
 ): Promise<RenderDetails> {
   const { timings, time, stop } = stopwatch();
@@ -98,15 +121,21 @@ async function run(
   // One sequence of random numbers lays the tiles and then lights them.
   const random = createRandom(seed);
   const tiles = await time('tessellate', () => tessellate(framed, person, random));
-  const painted = await time('paint', () => paint(tiles, framed, art, blacklabel ? 'blacklabel' : 'standard', random));
+  const variant = blacklabel ? 'blacklabel' : 'standard';
+  const painted = await time('paint', () => paint(tiles, framed, art, variant, random));
+  // The story takes its middle from the painted 4:5 and only then does the 4:5 get its own frame.
+  const storyRgb = story ? await time('story', () => storyOf(framed, painted, art, variant, random)) : undefined;
   const artwork = await time('brand', () => brand(painted));
-  const jpeg = await time('encode', () => encode(artwork));
+  const [jpeg, storyJpeg] = await time('encode', () =>
+    Promise.all([encode(artwork), storyRgb ? encode(storyRgb, STORY_LAYOUT, STORY_QUALITIES) : undefined]),
+  );
   stop();
   const { width, height } = LAYOUT;
   return {
     jpeg,
     width,
     height,
+    ...(storyJpeg && { story: { jpeg: storyJpeg, width: STORY_LAYOUT.width, height: STORY_LAYOUT.height } }),
     tiles: tiles.count,
     timings,
     framed: inspect ? await framedPhoto(decoded, framed.framing) : { data: new Uint8Array(0), width: 0, height: 0 },
@@ -119,6 +148,7 @@ async function run(
     labels: inspect ? tiles.labels.slice() : tiles.labels,
     personByTile: tiles.person,
     painted: inspect ? artwork.slice() : artwork,
+    storyPainted: storyRgb && inspect ? storyRgb.slice() : (storyRgb ?? new Uint8Array(0)),
   };
 }
 
@@ -146,6 +176,6 @@ async function framedPhoto({ photo, small }: Decoded, framing: Framing): Promise
 
 /** The public result: the JPEG and its facts. */
 export async function render(input: Buffer | Uint8Array, options: RenderOptions = {}): Promise<RenderResult> {
-  const { jpeg, width, height, tiles, timings } = await guarded(input, options, false);
-  return { jpeg, width, height, tiles, timings };
+  const { jpeg, width, height, story, tiles, timings } = await guarded(input, options, false);
+  return { jpeg, width, height, ...(story && { story }), tiles, timings };
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { DEFAULT_CAMPAIGN } from '@selfie-mosaic/campaign';
-import { ARTWORK, MESSAGES, type QueueStatus, RESULT_TTL_MS } from '@selfie-mosaic/contract';
+import { ARTWORK, MESSAGES, type QueueStatus, RESULT_TTL_MS, STORY_ARTWORK } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { EventSource } from 'eventsource';
 import sharp from 'sharp';
@@ -122,6 +122,36 @@ describe('a job from upload to artwork', () => {
     await download.arrayBuffer();
   });
 
+  it(`gives the ${STORY_ARTWORK.width}×${STORY_ARTWORK.height} story version at the story path, downloadable too`, async () => {
+    const result = (await (await client.get(`/api/result/${jobId}`)).json()) as Record<string, unknown>;
+    expect(result).toMatchObject({ story_width: STORY_ARTWORK.width, story_height: STORY_ARTWORK.height });
+    const storyPath = result.story_path as string;
+    expect(path.posix.dirname(storyPath)).toBe('/files');
+    // Its own name beside the post's, under the same secret token.
+    expect(storyPath).not.toBe(result.file_path);
+    expect(RESULTS.keyOf(path.posix.basename(storyPath))).toBe(
+      RESULTS.keyOf(path.posix.basename(result.file_path as string)),
+    );
+
+    const file = await fetch(`${server.url}${storyPath}`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/jpeg');
+    const jpeg = Buffer.from(await file.arrayBuffer());
+    expect(jpeg.byteLength).toBeLessThanOrEqual(STORY_ARTWORK.maxBytes);
+    const metadata = await sharp(jpeg).metadata();
+    expect(metadata).toMatchObject({ format: 'jpeg', width: STORY_ARTWORK.width, height: STORY_ARTWORK.height });
+    expect(metadata.exif).toBeUndefined();
+
+    const download = await fetch(`${server.url}${storyPath}?download=1`);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="${DEFAULT_CAMPAIGN.brand.downloadFileName.replace(/\.jpg$/, '-story.jpg')}"`,
+    );
+    await download.arrayBuffer();
+    // A story name with a token nobody holds is a plain 404, like any unknown artwork.
+    const unknown = storyPath.replace(/\/files\/[0-9a-f]+/, `/files/${'0'.repeat(32)}`);
+    expect((await fetch(`${server.url}${unknown}`)).status).toBe(404);
+  });
+
   it('deletes the uploaded photo as soon as the job ends', () => {
     expect(readdirSync(path.join(server.dataDir, 'photos'))).toEqual([]);
   });
@@ -156,10 +186,16 @@ describe('a job from upload to artwork', () => {
   });
 
   it('expires the artwork and the job after the retention time, keeping the consents', async () => {
-    const { file_path: filePath } = (await (await client.get(`/api/result/${jobId}`)).json()) as { file_path: string };
+    const { file_path: filePath, story_path: storyPath } = (await (
+      await client.get(`/api/result/${jobId}`)
+    ).json()) as {
+      file_path: string;
+      story_path: string;
+    };
     const removed = await server.app.services.sweep(Date.now() + RESULT_TTL_MS + HOUR);
     expect(removed).toBeGreaterThanOrEqual(1);
     expect((await fetch(`${server.url}${filePath}`)).status).toBe(404);
+    expect((await fetch(`${server.url}${storyPath}`)).status).toBe(404);
     expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);
     expect((await client.get(`/api/queue/position/${jobId}`)).status).toBe(404);
     expect(readdirSync(path.join(server.dataDir, 'results'))).toEqual([]);

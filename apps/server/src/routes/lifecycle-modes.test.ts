@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { ARTWORK, MESSAGES, type QueueStatus } from '@selfie-mosaic/contract';
+import { ARTWORK, MESSAGES, type QueueStatus, STORY_ARTWORK } from '@selfie-mosaic/contract';
 import { EventSource } from 'eventsource';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,12 +57,21 @@ describe.each(MODES)('job lifecycle, %s mode', (mode) => {
     expect(messages.map((m) => m.status).slice(-2)).toEqual(['processing', 'completed']);
     expect(messages.at(-1)).toEqual({ status: 'completed', queue_position: 0, error_message: null, error_code: null });
 
-    const result = (await (await client.get(`/api/result/${third}`)).json()) as { file_path: string };
+    const result = (await (await client.get(`/api/result/${third}`)).json()) as {
+      file_path: string;
+      story_path: string;
+    };
     const jpeg = Buffer.from(await (await fetch(`${server.url}${result.file_path}`)).arrayBuffer());
     expect(await sharp(jpeg).metadata()).toMatchObject({
       format: 'jpeg',
       width: ARTWORK.width,
       height: ARTWORK.height,
+    });
+    const story = Buffer.from(await (await fetch(`${server.url}${result.story_path}`)).arrayBuffer());
+    expect(await sharp(story).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: STORY_ARTWORK.width,
+      height: STORY_ARTWORK.height,
     });
   });
 

@@ -1,13 +1,22 @@
-import { ApiError, errorSchema, jobParamsSchema, RESULT_TTL_MS, resultResponseSchema } from '@selfie-mosaic/contract';
+import {
+  ApiError,
+  type ArtworkFormat,
+  artworkFileName,
+  errorSchema,
+  jobParamsSchema,
+  RESULT_TTL_MS,
+  resultResponseSchema,
+  STORY_ARTWORK,
+} from '@selfie-mosaic/contract';
 import { z } from 'zod';
-import { RESULTS } from '../services/storage-names.js';
+import { parseResultFileName, resultFileName } from '../services/storage-names.js';
 import type { App, Services } from './context.js';
 
 /** A browser may keep the artwork as long as the service keeps it by default. */
 const ARTWORK_CACHE_CONTROL = `private, max-age=${RESULT_TTL_MS / 1000}, immutable`;
 
-function resultPath(token: string): string {
-  return `/files/${RESULTS.nameOf(token)}`;
+function resultPath(token: string, format: ArtworkFormat): string {
+  return `/files/${resultFileName(token, format)}`;
 }
 
 export function resultRoutes(app: App, { backend, config }: Services): void {
@@ -28,9 +37,13 @@ export function resultRoutes(app: App, { backend, config }: Services): void {
       return {
         job_id: job.id,
         status: 'completed' as const,
-        file_path: resultPath(job.resultToken),
+        file_path: resultPath(job.resultToken, 'post'),
         width: job.width ?? 0,
         height: job.height ?? 0,
+        // The engine makes the story version at one size, so the job record need not keep it.
+        story_path: resultPath(job.resultToken, 'story'),
+        story_width: STORY_ARTWORK.width,
+        story_height: STORY_ARTWORK.height,
         expires_at: new Date(job.expiresAt).toISOString(),
       };
     },
@@ -40,20 +53,21 @@ export function resultRoutes(app: App, { backend, config }: Services): void {
     '/files/:file',
     {
       schema: {
-        summary: 'The artwork JPEG; ?download=1 makes it an attachment',
+        summary: 'The artwork JPEG (file_path) or its story version (story_path); ?download=1 makes it an attachment',
         params: z.object({ file: z.string() }),
         querystring: z.object({ download: z.string().optional().describe('1 to download as an attachment') }),
         produces: ['image/jpeg'],
       },
     },
     async (request, reply) => {
-      const token = RESULTS.keyOf(request.params.file);
-      const job = token ? await backend.jobs.findByResultToken(token, Date.now()) : undefined;
-      const file = token && job ? await backend.storage.openResult(token) : undefined;
-      if (!file) throw new ApiError('resultNotFound');
+      const name = parseResultFileName(request.params.file);
+      const job = name ? await backend.jobs.findByResultToken(name.token, Date.now()) : undefined;
+      const file = name && job ? await backend.storage.openResult(name.token, name.format) : undefined;
+      if (!name || !file) throw new ApiError('resultNotFound');
       reply.type('image/jpeg').header('content-length', file.size).header('cache-control', ARTWORK_CACHE_CONTROL);
       if (request.query.download === '1' || request.query.download === 'true') {
-        reply.header('content-disposition', `attachment; filename="${config.campaign.brand.downloadFileName}"`);
+        const fileName = artworkFileName(config.campaign.brand.downloadFileName, name.format);
+        reply.header('content-disposition', `attachment; filename="${fileName}"`);
       }
       return reply.send(file.stream);
     },

@@ -105,7 +105,7 @@ export class JobRunner {
         await this.fail(jobId, photoKey, refusalMessage(outcome.code), outcome.code, Date.now() - startedAt);
         return;
       }
-      token = await backend.storage.saveResult(Buffer.from(outcome.jpeg));
+      token = await backend.storage.saveResult(Buffer.from(outcome.jpeg), Buffer.from(outcome.story.jpeg));
       const expiresAt = Date.now() + this.options.resultTtlMs;
       await backend.jobs.markCompleted(jobId, { token, width: outcome.width, height: outcome.height, expiresAt });
       token = undefined;

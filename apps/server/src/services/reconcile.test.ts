@@ -75,7 +75,8 @@ const setups: Record<string, () => Promise<BackendOptions>> = {
 async function keys(pages: AsyncIterable<StoredEntry[]>): Promise<string[]> {
   const found: string[] = [];
   for await (const page of pages) found.push(...page.map((entry) => entry.key));
-  return found.sort();
+  // An artwork's post and story files stand for one token.
+  return [...new Set(found)].sort();
 }
 
 for (const [name, setup] of Object.entries(setups)) {
@@ -106,7 +107,7 @@ for (const [name, setup] of Object.entries(setups)) {
       await jobs.create({ id: done, sessionId: 'session-1700000000000-b', blacklabel: false, photoKey: done });
       await history.recordUpload(done, consent, Date.now());
       await storage.savePhoto(done, Buffer.from('done photo'));
-      const artwork = await storage.saveResult(Buffer.from('artwork'));
+      const artwork = await storage.saveResult(Buffer.from('artwork'), Buffer.from('its story version'));
       await jobs.markCompleted(done, {
         token: artwork,
         width: ARTWORK.width,
@@ -116,7 +117,7 @@ for (const [name, setup] of Object.entries(setups)) {
       // What a crash between a file and its record leaves: a photo and an artwork nobody owns.
       const orphanPhoto = randomUUID();
       await storage.savePhoto(orphanPhoto, Buffer.from('orphan photo'));
-      const orphanArtwork = await storage.saveResult(Buffer.from('orphan artwork'));
+      const orphanArtwork = await storage.saveResult(Buffer.from('orphan artwork'), Buffer.from('orphan story'));
 
       // Within the grace another process may be about to write their records: they stay for now.
       expect(await reconcileStorage(backend, Date.now() - ORPHAN_GRACE_MS)).toEqual({
@@ -136,6 +137,9 @@ for (const [name, setup] of Object.entries(setups)) {
       expect(await reconcileStorage(backend, Date.now() + 5000)).toEqual({ photos: 1, results: 1, partials: 0 });
       expect(await keys(storage.listPhotos())).toEqual([waiting]);
       expect(await keys(storage.listResults())).toEqual([artwork]);
+      // Both files of the orphan went, both of the held artwork stayed.
+      expect(await storage.openResult(orphanArtwork, 'story')).toBeUndefined();
+      expect((await storage.openResult(artwork, 'story'))?.size).toBe('its story version'.length);
       expect((await storage.readPhoto(waiting)).toString()).toBe('waiting photo');
     });
   });

@@ -38,7 +38,11 @@ export async function reconcileStorage(backend: Backend, orphanedBefore: number)
     }
   }
 
-  for await (const page of storage.listResults()) {
+  for await (const listed of storage.listResults()) {
+    // A token's post and story files are one artwork: the newer write decides whether it is still young.
+    const newest = new Map<string, number>();
+    for (const { key, modifiedAt } of listed) newest.set(key, Math.max(modifiedAt, newest.get(key) ?? 0));
+    const page = [...newest].map(([key, modifiedAt]) => ({ key, modifiedAt }));
     const held = await jobs.heldResultTokens(page.map((entry) => entry.key));
     for (const { key, modifiedAt } of page) {
       if (held.has(key) || modifiedAt >= orphanedBefore) continue;

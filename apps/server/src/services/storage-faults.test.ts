@@ -1,13 +1,13 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { API_ERRORS } from '@selfie-mosaic/contract';
+import { API_ERRORS, ARTWORK_FORMATS } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
 import { Client, newSessionId, startTestServer, type TestServer } from '../test/harness.js';
 import { mountTinyDisk, type TinyDisk } from '../test/tiny-disk.js';
 import { DiskStorage } from './embedded/disk-storage.js';
-import { RESULTS } from './storage-names.js';
+import { resultFileName } from './storage-names.js';
 
 /**
  * Real faults under a running server: a tmpfs of a few megabytes that the test fills (ENOSPC from the
@@ -126,11 +126,12 @@ it('keeps running when the disk fills during renders, and completes every job on
   for (const id of ids) final.push(await client.waitUntilFinal(id));
   expect(final.map((status) => status.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
 
-  // Nothing half-written or unowned: one artwork per job, no photo, no partial file.
+  // Nothing half-written or unowned: one artwork (its post and story files) per job, no photo, no partial file.
   const db = new Database(path.join(dataDir, 'selfie-mosaic.sqlite'), { readonly: true });
   const tokens = db.prepare<[], { result_token: string }>('SELECT result_token FROM jobs').all();
   db.close();
-  expect(files(dataDir, 'results').sort()).toEqual(tokens.map((row) => RESULTS.nameOf(row.result_token)).sort());
+  const names = tokens.flatMap((row) => ARTWORK_FORMATS.map((format) => resultFileName(row.result_token, format)));
+  expect(files(dataDir, 'results').sort()).toEqual(names.sort());
   expect([files(dataDir, 'photos'), files(dataDir, 'tmp')]).toEqual([[], []]);
 }, 600_000);
 

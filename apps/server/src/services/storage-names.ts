@@ -1,4 +1,4 @@
-import { isJobId, isResultToken } from '@selfie-mosaic/contract';
+import { type ArtworkFormat, isJobId, isResultToken } from '@selfie-mosaic/contract';
 
 /**
  * One kind of stored file, named the same in a folder and in a bucket: `photos/<job id>` and
@@ -22,17 +22,27 @@ export const PHOTOS: StoredKind = {
   keyOf: (name) => (isJobId(name) ? name : undefined),
 };
 
-const RESULT_FILE = /^([0-9a-f]+)\.jpg$/;
+const RESULT_FILE = /^([0-9a-f]+)(\.story)?\.jpg$/;
 
-/** An artwork is stored under its result token; its address ends in the same name. */
+/**
+ * An artwork is stored under its result token, in two files: `<token>.jpg` (the 4:5 post) and
+ * `<token>.story.jpg` (the 9:16 story version); their addresses end in the same names. Both files
+ * stand for the one token, which is the key.
+ */
 export const RESULTS: StoredKind = {
   folder: 'results',
-  nameOf(token) {
-    if (!isResultToken(token)) throw new Error(`Expected a result token but received ${token}`);
-    return `${token}.jpg`;
-  },
-  keyOf(name) {
-    const token = RESULT_FILE.exec(name)?.[1];
-    return token !== undefined && isResultToken(token) ? token : undefined;
-  },
+  nameOf: (token) => resultFileName(token, 'post'),
+  keyOf: (name) => parseResultFileName(name)?.token,
 };
+
+export function resultFileName(token: string, format: ArtworkFormat): string {
+  if (!isResultToken(token)) throw new Error(`Expected a result token but received ${token}`);
+  return format === 'story' ? `${token}.story.jpg` : `${token}.jpg`;
+}
+
+export function parseResultFileName(name: string): { token: string; format: ArtworkFormat } | undefined {
+  const match = RESULT_FILE.exec(name);
+  const token = match?.[1];
+  if (token === undefined || !isResultToken(token)) return undefined;
+  return { token, format: match?.[2] ? 'story' : 'post' };
+}

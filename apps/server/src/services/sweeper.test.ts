@@ -35,7 +35,7 @@ describe.each(MODES)('the retention sweep, %s mode', (mode) => {
       return { ...(await jobs.create({ id, sessionId, blacklabel: false, photoKey })), photoKey };
     };
     const completed = await add(newSessionId());
-    const token = await storage.saveResult(Buffer.from('artwork bytes'));
+    const token = await storage.saveResult(Buffer.from('artwork bytes'), Buffer.from('story bytes'));
     await jobs.markCompleted(completed.id, {
       token,
       width: ARTWORK.width,
@@ -53,6 +53,7 @@ describe.each(MODES)('the retention sweep, %s mode', (mode) => {
       await expect(storage.readPhoto(job.photoKey)).rejects.toThrow();
     }
     expect(await storage.openResult(token)).toBeUndefined();
+    expect(await storage.openResult(token, 'story')).toBeUndefined();
     expect(await jobs.get(active.id)).toMatchObject({ status: 'pending' });
 
     if (mode === 'embedded') {

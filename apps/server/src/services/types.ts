@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { AnalyticsEvent, FunnelStep, JobStatus, RefusalCode } from '@selfie-mosaic/contract';
+import type { AnalyticsEvent, ArtworkFormat, FunnelStep, JobStatus, RefusalCode } from '@selfie-mosaic/contract';
 
 /**
  * The seams of the backend. Embedded adapters (SQLite, in-process queue, local files, in-memory events)
@@ -254,13 +254,17 @@ export interface FileStorage {
   savePhoto(jobId: string, bytes: Buffer): Promise<string>;
   readPhoto(key: string): Promise<Buffer>;
   deletePhoto(key: string): Promise<void>;
-  /** Stores an artwork under a fresh random 128-bit token and returns the token. */
-  saveResult(bytes: Buffer): Promise<string>;
-  openResult(token: string): Promise<StoredFile | undefined>;
+  /**
+   * Stores an artwork (the 4:5 and, when given, its story version) under a fresh random 128-bit token
+   * and returns the token. A failed write leaves no file of the token behind.
+   */
+  saveResult(post: Buffer, story?: Buffer): Promise<string>;
+  openResult(token: string, format?: ArtworkFormat): Promise<StoredFile | undefined>;
+  /** Deletes both files of the artwork: when it resolves, neither is left. */
   deleteResult(token: string): Promise<void>;
   /** Stored photo keys, a page at a time (reconciliation with the job records). */
   listPhotos(): AsyncIterable<StoredEntry[]>;
-  /** Stored artwork tokens, a page at a time. */
+  /** Stored artwork tokens, a page at a time (a token whose two files both remain may appear twice). */
   listResults(): AsyncIterable<StoredEntry[]>;
   /** Deletes partial writes started before `before` (a crash mid-write); returns how many. */
   removePartials(before: number): Promise<number>;

@@ -3,13 +3,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createResultToken } from '@selfie-mosaic/contract';
+import { ARTWORK_FORMATS, createResultToken } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
 import { Client, freePort, newSessionId } from '../test/harness.js';
 import { spawnServer, waitForReady } from '../test/server-process.js';
-import { RESULTS } from './storage-names.js';
+import { RESULTS, resultFileName } from './storage-names.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-upload-kill-'));
 let child: ChildProcess | undefined;
@@ -95,11 +95,11 @@ it('leaves no photo without a job after SIGKILLs during concurrent uploads, and 
     const tokens = db.prepare<[], { result_token: string }>(
       'SELECT result_token FROM jobs WHERE result_token IS NOT NULL',
     );
-    // Every artwork belongs to a job, no photo outlived its job, no partial write remains.
+    // Every artwork (its post and story files) belongs to a job, no photo outlived its job, no partial write remains.
     expect(readdirSync(path.join(dir, 'results')).sort()).toEqual(
       tokens
         .all()
-        .map((row) => RESULTS.nameOf(row.result_token))
+        .flatMap((row) => ARTWORK_FORMATS.map((format) => resultFileName(row.result_token, format)))
         .sort(),
     );
     expect(readdirSync(path.join(dir, 'photos'))).toEqual([]);

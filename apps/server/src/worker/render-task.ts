@@ -10,7 +10,16 @@ export interface RenderTask {
 
 /** A refusal is an answer, not an error: it crosses the thread boundary as data. */
 export type RenderOutcome =
-  | { kind: 'artwork'; jpeg: Uint8Array; width: number; height: number; tiles: number; timings: Record<string, number> }
+  | {
+      kind: 'artwork';
+      jpeg: Uint8Array;
+      width: number;
+      height: number;
+      /** The 9:16 story version of the same mosaic. */
+      story: { jpeg: Uint8Array; width: number; height: number };
+      tiles: number;
+      timings: Record<string, number>;
+    }
   | { kind: 'refused'; code: RefusalCode };
 
 export interface RenderWorkerData {

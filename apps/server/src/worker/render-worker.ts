@@ -21,13 +21,15 @@ export function warmUp(): boolean {
 export default async function renderTask(task: RenderTask): Promise<RenderOutcome> {
   if (task.attempt <= (data.crashAttempts ?? 0)) process.exit(70);
   try {
-    const result = await render(task.photo, { blacklabel: task.blacklabel, ...(art ? { art } : {}) });
-    const jpeg = new Uint8Array(result.jpeg.buffer, result.jpeg.byteOffset, result.jpeg.byteLength);
+    const result = await render(task.photo, { blacklabel: task.blacklabel, story: true, ...(art ? { art } : {}) });
+    if (!result.story) throw new Error('the engine made no story version');
+    const bytes = (jpeg: Buffer) => new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
     const outcome: RenderOutcome = {
       kind: 'artwork',
-      jpeg,
+      jpeg: bytes(result.jpeg),
       width: result.width,
       height: result.height,
+      story: { jpeg: bytes(result.story.jpeg), width: result.story.width, height: result.story.height },
       tiles: result.tiles,
       timings: result.timings,
     };

@@ -1,4 +1,4 @@
-import { ARTWORK, type QueueStatus, type ResultResponse } from '@selfie-mosaic/contract';
+import { ARTWORK, type QueueStatus, type ResultResponse, STORY_ARTWORK } from '@selfie-mosaic/contract';
 import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
 import { JobMonitor, type MonitorHandlers, parseStatus, type StreamLike } from './job-monitor';
 
@@ -27,6 +27,9 @@ const RESULT: ResultResponse = {
   file_path: '/files/abc/artwork.jpg',
   width: ARTWORK.width,
   height: ARTWORK.height,
+  story_path: '/files/abc/artwork.story.jpg',
+  story_width: STORY_ARTWORK.width,
+  story_height: STORY_ARTWORK.height,
   expires_at: '2026-01-01T00:00:00.000Z',
 };
 

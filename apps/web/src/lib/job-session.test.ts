@@ -1,4 +1,4 @@
-import { ARTWORK, type QueueStatus, type ResultResponse } from '@selfie-mosaic/contract';
+import { ARTWORK, type QueueStatus, type ResultResponse, STORY_ARTWORK } from '@selfie-mosaic/contract';
 import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
 import type { StreamLike } from './job-monitor';
 import { JobSession } from './job-session';
@@ -10,6 +10,9 @@ const RESULT: ResultResponse = {
   file_path: '/files/token/artwork.jpg',
   width: ARTWORK.width,
   height: ARTWORK.height,
+  story_path: '/files/token/artwork.story.jpg',
+  story_width: STORY_ARTWORK.width,
+  story_height: STORY_ARTWORK.height,
   expires_at: '2026-01-01T00:00:00.000Z',
 };
 
@@ -56,6 +59,7 @@ describe('validating a stored job', () => {
     await expect(session.validateStoredJob()).resolves.toBe(true);
     expect(store.getState()).toMatchObject({
       processedImage: 'https://api.example/files/token/artwork.jpg',
+      storyImage: 'https://api.example/files/token/artwork.story.jpg',
       isProcessing: false,
       currentJobId: 'job-1',
     });

@@ -28,6 +28,7 @@ export class JobSession {
       currentJobId: jobId,
       queueStatus: initial,
       processedImage: null,
+      storyImage: null,
       isUploading: false,
       isProcessing: true,
       error: null,
@@ -101,6 +102,7 @@ export class JobSession {
   private complete(result: ResultResponse): void {
     this.store.update({
       processedImage: this.deps.artworkUrl(result.file_path),
+      storyImage: this.deps.artworkUrl(result.story_path),
       isProcessing: false,
       error: null,
       serverLoadDetected: false,

@@ -65,6 +65,7 @@ describe('session store', () => {
         'lastUpdated',
         'processedImage',
         'questionAnswer',
+        'storyImage',
         'userSessionId',
       ].sort(),
     );

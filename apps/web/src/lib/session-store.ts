@@ -11,6 +11,8 @@ export interface Session {
   queueStatus: QueueStatus | null;
   /** The artwork URL (API base + file_path) once the job completed. */
   processedImage: string | null;
+  /** The 9:16 story version's URL (API base + story_path) beside it; null in sessions saved before it existed. */
+  storyImage: string | null;
   isUploading: boolean;
   isProcessing: boolean;
   /** A message key of MESSAGES or a server's message, shown translated where possible. */
@@ -27,6 +29,7 @@ const PERSISTED_FIELDS = [
   'currentLanguage',
   'currentJobId',
   'processedImage',
+  'storyImage',
   'isProcessing',
 ] as const satisfies readonly (keyof Session)[];
 
@@ -58,6 +61,7 @@ function freshSession(id: string): Session {
     currentJobId: null,
     queueStatus: null,
     processedImage: null,
+    storyImage: null,
     isUploading: false,
     isProcessing: false,
     error: null,

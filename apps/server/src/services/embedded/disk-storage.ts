@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, opendir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createResultToken, isResultToken } from '@selfie-mosaic/contract';
-import { PHOTOS, RESULTS } from '../storage-names.js';
+import { ARTWORK_FORMATS, type ArtworkFormat, createResultToken, isResultToken } from '@selfie-mosaic/contract';
+import { PHOTOS, RESULTS, resultFileName } from '../storage-names.js';
 import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
 
 /** Entries per page when listing (reconciliation). */
@@ -47,15 +47,21 @@ export class DiskStorage implements FileStorage {
     await rm(this.photoPath(key), { force: true });
   }
 
-  async saveResult(bytes: Buffer): Promise<string> {
+  async saveResult(post: Buffer, story?: Buffer): Promise<string> {
     const token = createResultToken();
-    await this.writeAtomically(this.resultPath(token), bytes);
+    try {
+      if (story) await this.writeAtomically(this.resultPath(token, 'story'), story);
+      await this.writeAtomically(this.resultPath(token, 'post'), post);
+    } catch (error) {
+      await this.deleteResult(token).catch(() => {});
+      throw error;
+    }
     return token;
   }
 
-  async openResult(token: string): Promise<StoredFile | undefined> {
+  async openResult(token: string, format: ArtworkFormat = 'post'): Promise<StoredFile | undefined> {
     if (!isResultToken(token)) return undefined;
-    const file = this.resultPath(token);
+    const file = this.resultPath(token, format);
     try {
       const { size } = await stat(file);
       return { stream: createReadStream(file), size };
@@ -65,7 +71,7 @@ export class DiskStorage implements FileStorage {
   }
 
   async deleteResult(token: string): Promise<void> {
-    await rm(this.resultPath(token), { force: true });
+    await Promise.all(ARTWORK_FORMATS.map((format) => rm(this.resultPath(token, format), { force: true })));
   }
 
   listPhotos(): AsyncIterable<StoredEntry[]> {
@@ -114,8 +120,8 @@ export class DiskStorage implements FileStorage {
     return path.join(this.photos, PHOTOS.nameOf(key));
   }
 
-  private resultPath(token: string): string {
-    return path.join(this.results, RESULTS.nameOf(token));
+  private resultPath(token: string, format: ArtworkFormat): string {
+    return path.join(this.results, resultFileName(token, format));
   }
 }
 

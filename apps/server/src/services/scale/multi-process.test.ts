@@ -194,7 +194,8 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
   // Exactly one finished render per job: no job lost, none completed twice (no orphaned artwork either).
   expect(completions.size).toBe(JOBS);
   expect([...completions.values()].every((n) => n === 1)).toBe(true);
-  expect(readdirSync(path.join(storageDir, 'results')).length).toBe(JOBS);
+  // Each artwork is two files: the post and its story version.
+  expect(readdirSync(path.join(storageDir, 'results')).length).toBe(2 * JOBS);
   expect(readdirSync(path.join(storageDir, 'photos'))).toEqual([]);
   // The job the killed worker was rendering came back (BullMQ's stalled check) and counted the lost attempt.
   const db = new pg.Client({ connectionString: shared.DATABASE_URL });

@@ -9,8 +9,8 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { createResultToken, isResultToken } from '@selfie-mosaic/contract';
-import { PHOTOS, RESULTS, type StoredKind } from '../storage-names.js';
+import { ARTWORK_FORMATS, type ArtworkFormat, createResultToken, isResultToken } from '@selfie-mosaic/contract';
+import { PHOTOS, RESULTS, resultFileName, type StoredKind } from '../storage-names.js';
 import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
 
 export interface S3StorageOptions {
@@ -53,16 +53,24 @@ export class S3Storage implements FileStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: photoKey(key) }));
   }
 
-  async saveResult(bytes: Buffer): Promise<string> {
+  async saveResult(post: Buffer, story?: Buffer): Promise<string> {
     const token = createResultToken();
-    await this.put(resultKey(token), bytes, 'image/jpeg');
+    try {
+      if (story) await this.put(resultKey(token, 'story'), story, 'image/jpeg');
+      await this.put(resultKey(token, 'post'), post, 'image/jpeg');
+    } catch (error) {
+      await this.deleteResult(token).catch(() => {});
+      throw error;
+    }
     return token;
   }
 
-  async openResult(token: string): Promise<StoredFile | undefined> {
+  async openResult(token: string, format: ArtworkFormat = 'post'): Promise<StoredFile | undefined> {
     if (!isResultToken(token)) return undefined;
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: resultKey(token) }));
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: resultKey(token, format) }),
+      );
       return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
     } catch (error) {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
@@ -71,7 +79,11 @@ export class S3Storage implements FileStorage {
   }
 
   async deleteResult(token: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: resultKey(token) }));
+    await Promise.all(
+      ARTWORK_FORMATS.map((format) =>
+        this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: resultKey(token, format) })),
+      ),
+    );
   }
 
   listPhotos(): AsyncIterable<StoredEntry[]> {
@@ -124,4 +136,4 @@ function objectKey(kind: StoredKind, key: string): string {
 }
 
 const photoKey = (jobId: string) => objectKey(PHOTOS, jobId);
-const resultKey = (token: string) => objectKey(RESULTS, token);
+const resultKey = (token: string, format: ArtworkFormat) => `${RESULTS.folder}/${resultFileName(token, format)}`;

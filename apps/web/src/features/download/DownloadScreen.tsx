@@ -1,15 +1,22 @@
+import type { ArtworkFormat } from '@selfie-mosaic/contract';
+import { useState } from 'react';
+import { useSearch } from 'wouter';
+import { formatFromSearch, formatUrl } from '../../lib/artwork-format';
 import { artworkDownloadUrl } from '../../lib/job-api';
 import { useLocale } from '../../lib/locale-context';
 import { usePageMeta } from '../../lib/page-meta';
 import { sendEvent } from '../../lib/pageview';
 import { useSession } from '../../lib/session';
 import { ArtworkImage } from '../../lib/ui/ArtworkImage';
+import { FormatSwitch } from '../../lib/ui/FormatSwitch';
 import { StartOverLink } from '../../lib/ui/StartOverLink';
 
 /** The artwork on its own, for browsers that cannot save a download: press and hold, or the button. */
 export default function DownloadScreen() {
   const { t, country, locale } = useLocale();
-  const { processedImage } = useSession();
+  const { processedImage, storyImage } = useSession();
+  // The format chosen on the result screen comes along in the address; the switch changes it here too.
+  const [format, setFormat] = useState<ArtworkFormat>(formatFromSearch(useSearch()));
   usePageMeta(t('download.title'));
 
   if (!processedImage) {
@@ -24,9 +31,16 @@ export default function DownloadScreen() {
     );
   }
 
+  const imageUrl = formatUrl({ processedImage, storyImage }, format);
+  const shown = imageUrl === processedImage ? 'post' : 'story';
   return (
     <section className="screen download" aria-labelledby="download-heading">
-      <ArtworkImage src={processedImage} alt={t('result.artworkAlt')} />
+      <ArtworkImage
+        src={imageUrl}
+        format={shown}
+        alt={t(shown === 'story' ? 'result.storyArtworkAlt' : 'result.artworkAlt')}
+      />
+      {storyImage && <FormatSwitch t={t} value={shown} onChange={setFormat} />}
       <h1 id="download-heading" className="display">
         {t('download.heading')}
       </h1>
@@ -34,7 +48,7 @@ export default function DownloadScreen() {
       <div className="actions">
         <a
           className="button"
-          href={artworkDownloadUrl(processedImage)}
+          href={artworkDownloadUrl(imageUrl)}
           download=""
           onClick={() => void sendEvent('download', country, locale.code)}
           data-testid="download-button"

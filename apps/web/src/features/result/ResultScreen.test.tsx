@@ -1,4 +1,4 @@
-import { ARTWORK, type QueueStatus } from '@selfie-mosaic/contract';
+import { ARTWORK, type QueueStatus, STORY_ARTWORK } from '@selfie-mosaic/contract';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jobSession } from '../../lib/job';
@@ -55,6 +55,9 @@ beforeEach(() => {
     file_path: '/files/t.jpg',
     width: ARTWORK.width,
     height: ARTWORK.height,
+    story_path: '/files/t.story.jpg',
+    story_width: STORY_ARTWORK.width,
+    story_height: STORY_ARTWORK.height,
     expires_at: '2026-01-01T00:00:00Z',
   });
   // A visitor back after a reload: the saved copy holds the job, the page knows nothing else.
@@ -142,6 +145,49 @@ describe('result screen', () => {
       expect(sendEvent).not.toHaveBeenCalled();
       await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Share' })));
       await waitFor(() => expect(sendEvent).toHaveBeenCalledExactlyOnceWith('share', 'gb', 'en'));
+    } finally {
+      Reflect.deleteProperty(navigator, 'share');
+      Reflect.deleteProperty(navigator, 'canShare');
+    }
+  });
+
+  it('offers the story version: the switch changes the preview, the download and the shared file', async () => {
+    const share = vi.fn(async (_data: ShareData) => undefined);
+    Object.defineProperty(navigator, 'share', { configurable: true, value: share });
+    Object.defineProperty(navigator, 'canShare', { configurable: true, value: () => true });
+    // Both pictures are fetched before any tap, each as its own file.
+    const fetched: string[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      fetched.push(String(input));
+      return new Response(new Blob([String(input)], { type: 'image/jpeg' }));
+    });
+    try {
+      api.fetchQueueStatus.mockResolvedValue({ status: 'processing', queue_position: 0, error_message: null });
+      await openResult();
+      await waitFor(() => expect(api.streams).toHaveLength(1));
+      send({ status: 'completed', queue_position: 0, error_message: null });
+      await screen.findByRole('heading', { name: 'Download your artwork' });
+      expect(screen.getByRole('group', { name: 'Format' })).toBeTruthy();
+      expect((screen.getByRole('radio', { name: 'Post 4:5' }) as HTMLInputElement).checked).toBe(true);
+      await waitFor(() => expect(fetched.sort()).toEqual(['/files/t.jpg', '/files/t.story.jpg']));
+
+      fireEvent.click(screen.getByRole('radio', { name: 'Story 9:16' }));
+      const story = screen.getByRole('img', { name: 'Your selfie as a mosaic artwork, in story format' });
+      expect(story.getAttribute('src')).toBe('/files/t.story.jpg');
+      expect(story.getAttribute('width')).toBe('1080');
+      expect(story.getAttribute('height')).toBe('1920');
+      expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe('/files/t.story.jpg?download=1');
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Share' })));
+      await waitFor(() => expect(share).toHaveBeenCalledTimes(1));
+      const shared = share.mock.calls[0]?.[0].files?.[0];
+      expect(shared?.name).toBe('iqos-mosaic-story.jpg');
+      expect(await shared?.text()).toBe('/files/t.story.jpg');
+
+      fireEvent.click(screen.getByRole('radio', { name: 'Post 4:5' }));
+      expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe('/files/t.jpg?download=1');
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Share' })));
+      await waitFor(() => expect(share).toHaveBeenCalledTimes(2));
+      expect(share.mock.calls[1]?.[0].files?.[0]?.name).toBe('iqos-mosaic.jpg');
     } finally {
       Reflect.deleteProperty(navigator, 'share');
       Reflect.deleteProperty(navigator, 'canShare');

@@ -1,6 +1,7 @@
-import { CREATION_NOTICE_SECONDS, progressForPosition } from '@selfie-mosaic/contract';
+import { type ArtworkFormat, CREATION_NOTICE_SECONDS, progressForPosition } from '@selfie-mosaic/contract';
 import { useEffect, useRef, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
+import { FORMAT_PARAM, formatUrl } from '../../lib/artwork-format';
 import { isInAppBrowser } from '../../lib/in-app-browser';
 import { jobSession } from '../../lib/job';
 import { artworkDownloadUrl } from '../../lib/job-api';
@@ -12,9 +13,10 @@ import { RETAKE_STATE } from '../../lib/retake';
 import { useSession } from '../../lib/session';
 import { ArtworkImage } from '../../lib/ui/ArtworkImage';
 import { Button } from '../../lib/ui/Button';
+import { FormatSwitch } from '../../lib/ui/FormatSwitch';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 import { QueueProgress } from './QueueProgress';
-import { canShareFiles, fetchArtworkFile, shareArtwork } from './share';
+import { canShareFiles, fetchArtworkFiles, shareArtwork } from './share';
 
 /** Screen 6: the queue while the artwork is made, then the artwork with download, share and restart. */
 export default function ResultScreen() {
@@ -48,7 +50,14 @@ export default function ResultScreen() {
     navigate(path('photo'), { state: RETAKE_STATE });
   };
 
-  if (session.processedImage) return <Artwork imageUrl={session.processedImage} onRestart={restart} />;
+  if (session.processedImage) {
+    return (
+      <Artwork
+        images={{ processedImage: session.processedImage, storyImage: session.storyImage }}
+        onRestart={restart}
+      />
+    );
+  }
 
   if (session.error && !session.isProcessing) {
     return (
@@ -91,9 +100,18 @@ export default function ResultScreen() {
   );
 }
 
-function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => void }) {
+interface ArtworkProps {
+  images: { processedImage: string; storyImage: string | null };
+  onRestart: () => void;
+}
+
+function Artwork({ images, onRestart }: ArtworkProps) {
   const { t, path, country, locale } = useLocale();
-  const [file, setFile] = useState<File | null>(null);
+  // Download and share act on the chosen picture: the 4:5 post or the 9:16 story version.
+  const [format, setFormat] = useState<ArtworkFormat>('post');
+  const imageUrl = formatUrl(images, format);
+  const [files, setFiles] = useState<ReadonlyMap<string, File>>(new Map());
+  const file = files.get(imageUrl) ?? null;
   const [problem, setProblem] = useState<string | null>(null);
   const shareable = canShareFiles();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -101,21 +119,24 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
   useEffect(() => headingRef.current?.focus(), []);
   // In-app browsers ignore downloads: the download page lets the visitor press and hold the image.
   const inAppBrowser = isInAppBrowser(navigator.userAgent);
-  const downloadHref = inAppBrowser ? path('download') : artworkDownloadUrl(imageUrl);
+  const downloadHref = inAppBrowser
+    ? `${path('download')}${format === 'story' ? `?${FORMAT_PARAM}=story` : ''}`
+    : artworkDownloadUrl(imageUrl);
   // Downloads and shares are the funnel's last steps (docs/product.md#the-funnel); the download page counts its own.
   const counted = (event: 'download' | 'share') => void sendEvent(event, country, locale.code);
 
+  const { processedImage, storyImage } = images;
   useEffect(() => {
     if (!shareable) return;
     let cancelled = false;
-    fetchArtworkFile(imageUrl).then(
-      (fetched) => !cancelled && setFile(fetched),
-      () => undefined,
+    // Both pictures ahead of the tap, so either format shares at once when chosen.
+    void fetchArtworkFiles({ post: processedImage, story: storyImage }).then(
+      (fetched) => !cancelled && setFiles(fetched),
     );
     return () => {
       cancelled = true;
     };
-  }, [imageUrl, shareable]);
+  }, [processedImage, storyImage, shareable]);
 
   const share = async () => {
     setProblem(null);
@@ -131,9 +152,11 @@ function Artwork({ imageUrl, onRestart }: { imageUrl: string; onRestart: () => v
     <section className="screen result result--done" aria-labelledby="result-heading">
       <ArtworkImage
         src={imageUrl}
-        alt={t('result.artworkAlt')}
+        format={format}
+        alt={t(format === 'story' ? 'result.storyArtworkAlt' : 'result.artworkAlt')}
         onError={() => setProblem(t('messages.downloadFailed'))}
       />
+      {storyImage && <FormatSwitch t={t} value={format} onChange={setFormat} />}
       <h1 id="result-heading" className="display" ref={headingRef} tabIndex={-1}>
         {t('result.doneHeading')}
       </h1>

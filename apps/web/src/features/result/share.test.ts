@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { campaign } from '../../lib/campaign';
-import { shareArtwork } from './share';
+import { fetchArtworkFiles, shareArtwork } from './share';
 
 const file = new File(['jpeg'], 'iqos-mosaic.jpg', { type: 'image/jpeg' });
 
@@ -34,5 +34,19 @@ describe('sharing the artwork', () => {
       throw Object.assign(new Error('abort'), { name: 'AbortError' });
     });
     expect(await shareArtwork(file, 'https://x/a.jpg', { share, canShare: () => true })).toBe('cancelled');
+  });
+
+  it('fetches both pictures ahead, named by format, and leaves out one that fails', async () => {
+    const fetcher = vi.fn(async (url: string | URL | Request) =>
+      String(url).includes('story') ? new Response('gone', { status: 404 }) : new Response(new Blob(['post'])),
+    );
+    const files = await fetchArtworkFiles({ post: '/files/a.jpg', story: '/files/a.story.jpg' }, fetcher);
+    expect([...files.keys()]).toEqual(['/files/a.jpg']);
+    expect(files.get('/files/a.jpg')?.name).toBe(campaign.brand.downloadFileName);
+    const ok = vi.fn(async () => new Response(new Blob(['x'])));
+    const both = await fetchArtworkFiles({ post: '/files/a.jpg', story: '/files/a.story.jpg' }, ok);
+    expect(both.get('/files/a.story.jpg')?.name).toBe(campaign.brand.downloadFileName.replace(/\.jpg$/, '-story.jpg'));
+    // A job saved before story versions has none to fetch.
+    expect([...(await fetchArtworkFiles({ post: '/files/a.jpg', story: null }, ok)).keys()]).toEqual(['/files/a.jpg']);
   });
 });

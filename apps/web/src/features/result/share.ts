@@ -1,3 +1,4 @@
+import { ARTWORK_FORMATS, type ArtworkFormat, artworkFileName } from '@selfie-mosaic/contract';
 import { campaign } from '../../lib/campaign';
 
 export type ShareOutcome = 'shared' | 'cancelled' | 'unsupported';
@@ -8,11 +9,36 @@ interface ShareNavigator {
 }
 
 /** Fetches the artwork as a File ahead of the tap: share() must run inside the tap's user activation. */
-export async function fetchArtworkFile(url: string, fetcher: typeof fetch = fetch): Promise<File> {
+export async function fetchArtworkFile(
+  url: string,
+  fetcher: typeof fetch = fetch,
+  format: ArtworkFormat = 'post',
+): Promise<File> {
   const response = await fetcher(url);
   if (!response.ok) throw new Error(`artwork answered ${response.status}`);
   const blob = await response.blob();
-  return new File([blob], campaign.brand.downloadFileName, { type: blob.type || 'image/jpeg' });
+  const name = artworkFileName(campaign.brand.downloadFileName, format);
+  return new File([blob], name, { type: blob.type || 'image/jpeg' });
+}
+
+/**
+ * Both pictures that could be fetched, by URL (a failed one is left out: its share falls back to the link).
+ * A null story is a job saved before story versions existed.
+ */
+export async function fetchArtworkFiles(
+  urls: { post: string; story: string | null },
+  fetcher: typeof fetch = fetch,
+): Promise<Map<string, File>> {
+  const files = new Map<string, File>();
+  await Promise.all(
+    ARTWORK_FORMATS.map(async (format) => {
+      const url = urls[format];
+      if (!url) return;
+      const file = await fetchArtworkFile(url, fetcher, format).catch(() => undefined);
+      if (file) files.set(url, file);
+    }),
+  );
+  return files;
 }
 
 /**
