@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { QueueClock } from './queue-clock.js';
+import { etaSeconds, measureThroughput, type Throughput } from './queue-eta.js';
+import type { RecentRender } from './types.js';
+
+const prior = { workers: 2, renderMs: 1000 };
+
+/** Ends of `workers` workers that started together at `t0` and each render back to back, newest first. */
+function busyRun(t0: number, workers: number, renderMs: number, rounds: number): RecentRender[] {
+  const renders: RecentRender[] = [];
+  for (let round = 1; round <= rounds; round++)
+    for (let w = 0; w < workers; w++) renders.push({ endedAt: t0 + round * renderMs + w, renderMs });
+  return renders.reverse();
+}
+
+describe('the throughput the estimate rests on', () => {
+  it('is the prior (configured workers over a typical render) before any render is measured', () => {
+    expect(measureThroughput([], prior)).toEqual({ jobsPerSecond: 2, renderMs: 1000, measured: 0 });
+  });
+
+  it('measures what the workers do, whatever their number: 4 workers of 2 s finish 2 jobs a second', () => {
+    // This process is configured with 2 workers (the prior says 1 a second); the measurement wins.
+    const throughput = measureThroughput(busyRun(0, 4, 2000, 10), prior);
+    expect(throughput.renderMs).toBe(2000);
+    expect(throughput.jobsPerSecond).toBeGreaterThan(1.9);
+    expect(throughput.jobsPerSecond).toBeLessThanOrEqual(2);
+  });
+
+  it('counts only the latest busy run: an idle hour before it does not slow the rate down', () => {
+    const earlier = busyRun(0, 1, 500, 5);
+    const latest = busyRun(3_600_000, 1, 500, 30);
+    expect(measureThroughput([...latest, ...earlier], { workers: 1, renderMs: 500 }).jobsPerSecond).toBeCloseTo(2, 1);
+  });
+
+  it('takes the median render time, so one slow photo does not double every estimate', () => {
+    const renders = busyRun(0, 1, 800, 9);
+    (renders[0] as RecentRender).renderMs = 8000;
+    expect(measureThroughput(renders, prior).renderMs).toBe(800);
+  });
+});
+
+describe('the seconds until the artwork is ready', () => {
+  const twoPerSecond: Throughput = { jobsPerSecond: 2, renderMs: 3000, measured: 20 };
+
+  it('for a waiting job: the jobs that must finish before it starts at the measured rate, then its own render', () => {
+    expect(etaSeconds({ status: 'queued', position: 1, renderingForMs: 0 }, twoPerSecond)).toBe(4);
+    expect(etaSeconds({ status: 'queued', position: 40, renderingForMs: 0 }, twoPerSecond)).toBe(23);
+    expect(etaSeconds({ status: 'pending', position: 1, renderingForMs: 0 }, twoPerSecond)).toBe(4);
+  });
+
+  it('for a rendering job: what is left of a typical render, never less than a second', () => {
+    expect(etaSeconds({ status: 'processing', position: 0, renderingForMs: 1000 }, twoPerSecond)).toBe(2);
+    expect(etaSeconds({ status: 'processing', position: 0, renderingForMs: 9000 }, twoPerSecond)).toBe(1);
+  });
+
+  it('is null once the job has ended, and for the overload signal', () => {
+    for (const status of ['completed', 'failed', 'error'] as const)
+      expect(etaSeconds({ status, position: 0, renderingForMs: 0 }, twoPerSecond)).toBeNull();
+  });
+});
+
+describe('QueueClock', () => {
+  it('reads the history once for a burst of estimates, and again once the measurement is stale', async () => {
+    let now = 1_000_000;
+    let reads = 0;
+    const clock = new QueueClock(
+      {
+        recentRenders: async () => {
+          reads++;
+          return busyRun(now - 10_000, 2, 1000, 5);
+        },
+      },
+      prior,
+      () => now,
+    );
+    const etas = await Promise.all([1, 2, 3].map((position) => clock.eta({ status: 'queued', position })));
+    expect(etas.every((eta) => Number.isInteger(eta) && (eta as number) >= 1)).toBe(true);
+    expect(etas).toEqual([...etas].sort((a, b) => (a as number) - (b as number)));
+    expect(reads).toBe(1);
+    now += 1000;
+    await clock.eta({ status: 'queued', position: 1 });
+    expect(reads).toBe(2);
+  });
+
+  it('falls back to the prior when the history cannot be read, instead of failing the status', async () => {
+    const clock = new QueueClock({ recentRenders: () => Promise.reject(new Error('database gone')) }, prior);
+    // Prior: 2 jobs a second, 1 s each: position 4 starts in 2 s and is ready 1 s later.
+    expect(await clock.eta({ status: 'queued', position: 4 })).toBe(3);
+  });
+
+  it('counts how long a job has been rendering', async () => {
+    const clock = new QueueClock({ recentRenders: async () => [] }, { workers: 1, renderMs: 10_000 }, () => 50_000);
+    expect(await clock.eta({ status: 'processing', position: 0 }, 44_000)).toBe(4);
+  });
+});
