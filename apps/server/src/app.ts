@@ -195,7 +195,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         concurrency: config.workers,
       })
     : undefined;
-  const clock = new QueueClock(backend.operators, { workers: config.workers, renderMs: TYPICAL_RENDER_MS });
+  // The workers this process runs are the least the estimate assumes; the history shows the others'.
+  const clock = new QueueClock(backend.operators, { workers: pool ? config.workers : 0, renderMs: TYPICAL_RENDER_MS });
   const hub = new StreamHub(backend, clock, config.streamLimit, config.heartbeatMs, metrics);
   const lifecycle = { ready: false, stopping: false };
   const services: Services = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueueClock } from './queue-clock.js';
-import { etaSeconds, measureThroughput, type Throughput } from './queue-eta.js';
+import { etaSeconds, measureThroughput, mostAtOnce, type Throughput } from './queue-eta.js';
 import type { RecentRender } from './types.js';
 
 const prior = { workers: 2, renderMs: 1000 };
@@ -15,21 +15,29 @@ function busyRun(t0: number, workers: number, renderMs: number, rounds: number):
 
 describe('the throughput the estimate rests on', () => {
   it('is the prior (configured workers over a typical render) before any render is measured', () => {
-    expect(measureThroughput([], prior)).toEqual({ jobsPerSecond: 2, renderMs: 1000, measured: 0 });
+    expect(measureThroughput([], prior)).toEqual({ workers: 2, jobsPerSecond: 2, renderMs: 1000, measured: 0 });
+    // An API-only process runs no workers: it assumes one until the history shows the others.
+    expect(measureThroughput([], { workers: 0, renderMs: 1000 }).jobsPerSecond).toBe(1);
   });
 
-  it('measures what the workers do, whatever their number: 4 workers of 2 s finish 2 jobs a second', () => {
-    // This process is configured with 2 workers (the prior says 1 a second); the measurement wins.
-    const throughput = measureThroughput(busyRun(0, 4, 2000, 10), prior);
-    expect(throughput.renderMs).toBe(2000);
-    expect(throughput.jobsPerSecond).toBeGreaterThan(1.9);
-    expect(throughput.jobsPerSecond).toBeLessThanOrEqual(2);
+  it('counts the workers of every process seen rendering at once: 4 workers of 2 s finish 2 jobs a second', () => {
+    const throughput = measureThroughput(busyRun(0, 4, 2000, 10), { workers: 0, renderMs: 1000 });
+    expect(mostAtOnce(busyRun(0, 4, 2000, 10))).toBe(4);
+    expect(throughput).toEqual({ workers: 4, jobsPerSecond: 2, renderMs: 2000, measured: 40 });
   });
 
-  it('counts only the latest busy run: an idle hour before it does not slow the rate down', () => {
-    const earlier = busyRun(0, 1, 500, 5);
-    const latest = busyRun(3_600_000, 1, 500, 30);
-    expect(measureThroughput([...latest, ...earlier], { workers: 1, renderMs: 500 }).jobsPerSecond).toBeCloseTo(2, 1);
+  it('keeps the capacity after a quiet spell: jobs one at a time with long pauses do not slow the next queue', () => {
+    const quiet = [0, 60_000, 120_000].map((at) => ({ endedAt: at + 500, renderMs: 500 })).reverse();
+    expect(measureThroughput(quiet, { workers: 2, renderMs: 1000 }).jobsPerSecond).toBe(4);
+  });
+
+  it("does not count one worker's back-to-back renders as two at once", () => {
+    expect(mostAtOnce(busyRun(0, 1, 800, 5))).toBe(1);
+  });
+
+  it('takes the render time from the latest few renders, so it follows the machine speeding up', () => {
+    const renders = [...busyRun(100_000, 1, 400, 9), ...busyRun(0, 1, 900, 30)];
+    expect(measureThroughput(renders, prior).renderMs).toBe(400);
   });
 
   it('takes the median render time, so one slow photo does not double every estimate', () => {
@@ -40,12 +48,13 @@ describe('the throughput the estimate rests on', () => {
 });
 
 describe('the seconds until the artwork is ready', () => {
-  const twoPerSecond: Throughput = { jobsPerSecond: 2, renderMs: 3000, measured: 20 };
+  const twoPerSecond: Throughput = { workers: 6, jobsPerSecond: 2, renderMs: 3000, measured: 20 };
 
-  it('for a waiting job: the jobs that must finish before it starts at the measured rate, then its own render', () => {
-    expect(etaSeconds({ status: 'queued', position: 1, renderingForMs: 0 }, twoPerSecond)).toBe(4);
+  it('for a waiting job: the first worker to free up, the jobs ahead at the measured rate, then its own render', () => {
+    // 6 workers of 3 s: the first frees up after ~0.43 s; 39 more jobs at 2 a second; 3 s of its own.
+    expect(etaSeconds({ status: 'queued', position: 1, renderingForMs: 0 }, twoPerSecond)).toBe(3);
     expect(etaSeconds({ status: 'queued', position: 40, renderingForMs: 0 }, twoPerSecond)).toBe(23);
-    expect(etaSeconds({ status: 'pending', position: 1, renderingForMs: 0 }, twoPerSecond)).toBe(4);
+    expect(etaSeconds({ status: 'pending', position: 1, renderingForMs: 0 }, twoPerSecond)).toBe(3);
   });
 
   it('for a rendering job: what is left of a typical render, never less than a second', () => {

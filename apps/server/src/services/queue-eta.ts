@@ -6,15 +6,20 @@ import type { RecentRender } from './types.js';
  * is ready, from the workers' measured throughput. Pure maths; `QueueClock` feeds it the measurements.
  */
 
-/** What the server assumes before any render has been measured. */
+/** What the server knows before measuring, and the least it may assume afterwards. */
 export interface EtaPrior {
-  /** Render workers of this process's configuration (in scale mode the measurement soon takes over). */
+  /**
+   * Render workers this process runs itself (0 in an API-only process): at least this many exist, and
+   * before any render is measured they are all the estimate knows of (at least one is assumed).
+   */
   workers: number;
   renderMs: number;
 }
 
 export interface Throughput {
-  /** Jobs finished per second across every worker process. */
+  /** Workers of every process, the most seen rendering at once (at least this process's own). */
+  workers: number;
+  /** Jobs finished per second across every worker process while there is a queue. */
   jobsPerSecond: number;
   /** A typical job's own render time. */
   renderMs: number;
@@ -30,14 +35,15 @@ export interface Throughput {
 export const TYPICAL_RENDER_MS = 1000;
 
 export const ETA_WINDOW = {
-  /** The latest renders the measure rests on: enough to smooth one slow photo, few enough to follow a change. */
+  /** The latest renders whose overlaps show how many workers there are: a few rounds of every worker. */
   renders: 40,
+  /**
+   * The latest renders whose median is the render time: robust to a few slow photos, and quick to follow
+   * the machine's speed (a burst of uploads or a neighbour's load slows renders, and they speed up after).
+   */
+  recentRenders: 9,
   /** Older renders say little about the workers running now (a deploy, a scaled-down worker pool). */
   maxAgeMs: 10 * 60_000,
-  /** The prior counts as this many renders: it steadies the first few measurements, then fades. */
-  priorWeight: 3,
-  /** A gap between two ends longer than this many render times means the workers sat idle in between. */
-  idleGapRenders: 2,
 } as const;
 
 function median(values: number[]): number {
@@ -48,28 +54,43 @@ function median(values: number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/** The most renders that were running at one moment: how many workers (of every process) have been seen at work. */
+export function mostAtOnce(renders: readonly RecentRender[]): number {
+  const edges = renders.flatMap((render) => [
+    { at: render.endedAt - render.renderMs, step: 1 },
+    { at: render.endedAt, step: -1 },
+  ]);
+  // An end sorts before a start at the same moment: back-to-back renders of one worker do not overlap.
+  edges.sort((a, b) => a.at - b.at || a.step - b.step);
+  let running = 0;
+  let most = 0;
+  for (const edge of edges) {
+    running += edge.step;
+    most = Math.max(most, running);
+  }
+  return most;
+}
+
 /**
- * Throughput from the latest renders (newest first). Only the latest busy run counts: the ends since the
- * workers last sat idle, where completions per second is what the workers can do, whatever their number
- * or processes. The run began one render before its first end, so n ends over (span + one render) is exact
- * for W workers starting together: kW ends in kR. The prior (W / typical render) is blended in by weight.
+ * Throughput while there is a queue: every worker busy, each finishing a job per render time, so W workers
+ * finish W / R jobs a second. R is the median of the latest few renders (one slow photo does not move it); W
+ * the most renders seen running at once in them, across every process — not completions per second over
+ * a window, which in light traffic counts the workers' idle time and would make the first queue after a
+ * quiet spell look several times slower than it is. W is never less than the workers this process runs.
  */
 export function measureThroughput(renders: readonly RecentRender[], prior: EtaPrior): Throughput {
+  const localWorkers = Math.max(1, prior.workers);
   if (renders.length === 0)
-    return { jobsPerSecond: (prior.workers * 1000) / prior.renderMs, renderMs: prior.renderMs, measured: 0 };
-  const renderMs = Math.max(1, median(renders.map((render) => render.renderMs)));
-  let oldest = renders[0] as RecentRender;
-  let count = 1;
-  for (const render of renders.slice(1)) {
-    if (oldest.endedAt - render.endedAt > ETA_WINDOW.idleGapRenders * renderMs) break;
-    oldest = render;
-    count++;
-  }
-  const newest = renders[0] as RecentRender;
-  const measuredRate = (count * 1000) / (newest.endedAt - oldest.endedAt + renderMs);
-  const priorRate = (prior.workers * 1000) / renderMs;
-  const jobsPerSecond = (count * measuredRate + ETA_WINDOW.priorWeight * priorRate) / (count + ETA_WINDOW.priorWeight);
-  return { jobsPerSecond, renderMs, measured: renders.length };
+    return {
+      workers: localWorkers,
+      jobsPerSecond: (localWorkers * 1000) / prior.renderMs,
+      renderMs: prior.renderMs,
+      measured: 0,
+    };
+  const latest = renders.slice(0, ETA_WINDOW.recentRenders);
+  const renderMs = Math.max(1, median(latest.map((render) => render.renderMs)));
+  const workers = Math.max(localWorkers, mostAtOnce(renders));
+  return { workers, jobsPerSecond: (workers * 1000) / renderMs, renderMs, measured: renders.length };
 }
 
 export interface JobProgress {
@@ -81,15 +102,16 @@ export interface JobProgress {
 }
 
 /**
- * Seconds until the artwork is ready: a waiting job starts after `position` jobs finish (the ones ahead and
- * the one whose worker it takes), at the measured rate, then takes its own render time; a rendering job
- * needs what is left of a typical render. Null once the job has ended (or for the overload signal).
- * Whole seconds, at least 1 while the artwork is not ready.
+ * Seconds until the artwork is ready. A waiting job starts once `position` jobs finish: the first of the W
+ * busy workers frees up after R / (W + 1) on average (their renders are at random stages), each further one
+ * 1 / throughput later; then the job takes its own render time. A rendering job needs what is left of a
+ * typical render. Null once the job has ended (or for the overload signal). Whole seconds, at least 1.
  */
 export function etaSeconds(job: JobProgress, throughput: Throughput): number | null {
+  const { workers, jobsPerSecond, renderMs } = throughput;
   let ms: number;
   if (job.status === 'queued' || job.status === 'pending')
-    ms = (Math.max(1, job.position) * 1000) / throughput.jobsPerSecond + throughput.renderMs;
+    ms = renderMs / (workers + 1) + ((Math.max(1, job.position) - 1) * 1000) / jobsPerSecond + renderMs;
   else if (job.status === 'processing') ms = throughput.renderMs - job.renderingForMs;
   else return null;
   return Math.max(1, Math.round(ms / 1000));
