@@ -49,7 +49,7 @@ function MenuPicture({ label, item }: { label: string; item: string }) {
         <span className="menu-picture__dots">
           •••
           <svg className="menu-picture__tap" viewBox="0 0 40 40" aria-hidden="true" focusable="false">
-            <circle cx="20" cy="20" r="17" fill="none" stroke="currentColor" strokeWidth="3" />
+            <circle cx="20" cy="20" r="18" fill="none" stroke="currentColor" strokeWidth="2.5" />
           </svg>
         </span>
       </div>
