@@ -88,8 +88,9 @@ async function run(label: string, api: RunningServer, photo: Buffer): Promise<Ru
   }
   const perJob = await Promise.all(follows);
   const totalS = (performance.now() - started) / 1000;
-  // ETA_BENCH_RAW=file.json keeps every observation, job by job, for a closer look.
-  if (process.env.ETA_BENCH_RAW) writeFileSync(`${process.env.ETA_BENCH_RAW}.${label.split(',')[0]}${label.length}.json`, JSON.stringify(perJob));
+  // ETA_BENCH_RAW=<dir> keeps every observation, job by job, for a closer look.
+  const rawDir = process.env.ETA_BENCH_RAW;
+  if (rawDir) writeFileSync(join(rawDir, `${label.replace(/\W+/g, '-')}.json`), JSON.stringify(perJob));
   const all = perJob.flat();
   return {
     label,
@@ -149,13 +150,19 @@ async function scale(photo: Buffer, workers: number): Promise<RunResult> {
 
 async function main() {
   const photo = await readFile(await facePhoto());
+  // ETA_BENCH_ONLY=embedded1|embedded2|scale runs one configuration and prints it, leaving BENCHMARKS.md alone.
   const only = process.env.ETA_BENCH_ONLY;
   const results = [];
   if (!only || only === 'embedded1') results.push(await embedded(photo, 1));
   if (!only || only === 'embedded2') results.push(await embedded(photo, 2));
   if (!only || only === 'scale') results.push(await scale(photo, 2));
   if (only) {
-    console.log(table(['run'], results.map(row).map((r) => [r.join(' | ')])));
+    console.log(
+      table(
+        ['run'],
+        results.map(row).map((r) => [r.join(' | ')]),
+      ),
+    );
     return;
   }
   const body = [

@@ -5,8 +5,12 @@ import type { Backend, JobRecord } from './types.js';
 /** What a client sees of a job; the shape of both the poll body and each stream message. */
 export async function jobStatus(backend: Backend, clock: QueueClock, job: JobRecord): Promise<QueueStatus> {
   const waiting = job.status === 'queued' || job.status === 'pending';
+  // The throughput is read alongside the position (the estimate below then finds it cached): one round
+  // trip's latency, not two, in the hot poll path.
+  const measuring = clock.throughput();
   // A job between leaving the queue and being marked processing still reads as next in line.
   const position = waiting ? Math.max(1, await backend.queue.position(job.id)) : 0;
+  await measuring;
   return {
     status: job.status,
     queue_position: position,
