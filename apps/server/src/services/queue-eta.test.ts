@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueueClock } from './queue-clock.js';
-import { etaSeconds, measureThroughput, mostAtOnce, type Throughput } from './queue-eta.js';
+import { busyRate, etaSeconds, measureThroughput, mostAtOnce, type Throughput } from './queue-eta.js';
 import type { RecentRender } from './types.js';
 
 const prior = { workers: 2, renderMs: 1000 };
@@ -29,6 +29,14 @@ describe('the throughput the estimate rests on', () => {
   it('keeps the capacity after a quiet spell: jobs one at a time with long pauses do not slow the next queue', () => {
     const quiet = [0, 60_000, 120_000].map((at) => ({ endedAt: at + 500, renderMs: 500 })).reverse();
     expect(measureThroughput(quiet, { workers: 2, renderMs: 1000 }).jobsPerSecond).toBe(4);
+  });
+
+  it('counts the time between renders when the workers have been busy (scale mode: round trips as long as a render)', () => {
+    // 2 workers, 300 ms renders, 300 ms of queue and record keeping after each: an end every 300 ms.
+    const renders = Array.from({ length: 20 }, (_, i) => ({ endedAt: 100_000 - i * 300, renderMs: 300 }));
+    expect(busyRate(renders, 2, 300)).toBeCloseTo(1000 / 300, 5);
+    const throughput = measureThroughput(renders, { workers: 2, renderMs: 1000 });
+    expect(throughput.jobsPerSecond).toBeCloseTo(1000 / 300, 5);
   });
 
   it("does not count one worker's back-to-back renders as two at once", () => {

@@ -42,6 +42,10 @@ export const ETA_WINDOW = {
    * the machine's speed (a burst of uploads or a neighbour's load slows renders, and they speed up after).
    */
   recentRenders: 9,
+  /** The latest ends a busy stretch's rate is taken over: a few rounds of every worker. */
+  busyEnds: 20,
+  /** Ends further apart than this many times the expected interval (R / W) mean the workers sat idle. */
+  busyGapRenders: 3,
   /** Older renders say little about the workers running now (a deploy, a scaled-down worker pool). */
   maxAgeMs: 10 * 60_000,
 } as const;
@@ -72,11 +76,31 @@ export function mostAtOnce(renders: readonly RecentRender[]): number {
 }
 
 /**
- * Throughput while there is a queue: every worker busy, each finishing a job per render time, so W workers
- * finish W / R jobs a second. R is the median of the latest few renders (one slow photo does not move it); W
- * the most renders seen running at once in them, across every process — not completions per second over
- * a window, which in light traffic counts the workers' idle time and would make the first queue after a
- * quiet spell look several times slower than it is. W is never less than the workers this process runs.
+ * Completions per second over the latest busy stretch, or undefined when there has been none lately. A
+ * stretch is busy while ends follow each other at most `busyGapRenders` × R / W apart (W workers each
+ * finishing one job per R); it needs W + 3 ends to say more than its first round. Unlike the render time
+ * it counts what happens between renders too: the queue handing out the next job, the photo's deletion,
+ * the records written (in scale mode, round trips to Redis and PostgreSQL as long as a render).
+ */
+export function busyRate(renders: readonly RecentRender[], workers: number, renderMs: number): number | undefined {
+  const gapLimit = (ETA_WINDOW.busyGapRenders * renderMs) / workers;
+  let count = 1;
+  for (; count < Math.min(renders.length, ETA_WINDOW.busyEnds); count++) {
+    const newer = renders[count - 1] as RecentRender;
+    if (newer.endedAt - (renders[count] as RecentRender).endedAt > gapLimit) break;
+  }
+  if (count < workers + 3) return undefined;
+  const span = (renders[0] as RecentRender).endedAt - (renders[count - 1] as RecentRender).endedAt;
+  return span > 0 ? ((count - 1) * 1000) / span : undefined;
+}
+
+/**
+ * Throughput while there is a queue. The capacity: W workers each finishing a job per render time, W / R,
+ * with R the median of the latest few renders (one slow photo does not move it) and W the most renders
+ * seen running at once, never less than the workers this process runs. Where the workers have lately been
+ * busy and finished fewer jobs than that, what they really finished (the time between renders counts):
+ * completions per second over a whole window would count idle time too, and make the first queue after a
+ * quiet spell look several times slower than it is.
  */
 export function measureThroughput(renders: readonly RecentRender[], prior: EtaPrior): Throughput {
   const localWorkers = Math.max(1, prior.workers);
@@ -90,7 +114,9 @@ export function measureThroughput(renders: readonly RecentRender[], prior: EtaPr
   const latest = renders.slice(0, ETA_WINDOW.recentRenders);
   const renderMs = Math.max(1, median(latest.map((render) => render.renderMs)));
   const workers = Math.max(localWorkers, mostAtOnce(renders));
-  return { workers, jobsPerSecond: (workers * 1000) / renderMs, renderMs, measured: renders.length };
+  const capacity = (workers * 1000) / renderMs;
+  const jobsPerSecond = Math.min(capacity, busyRate(renders, workers, renderMs) ?? capacity);
+  return { workers, jobsPerSecond, renderMs, measured: renders.length };
 }
 
 export interface JobProgress {
