@@ -39,6 +39,8 @@ import { uploadRoutes } from './routes/upload.js';
 import { createBackend } from './services/create-backend.js';
 import { JobRunner } from './services/job-runner.js';
 import { PollBudget } from './services/poll-budget.js';
+import { QueueClock } from './services/queue-clock.js';
+import { TYPICAL_RENDER_MS } from './services/queue-eta.js';
 import { ORPHAN_GRACE_MS, reconcileStorage } from './services/reconcile.js';
 import { createRenderPool } from './services/render-pool.js';
 import { StorageHealth } from './services/storage-health.js';
@@ -193,13 +195,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         concurrency: config.workers,
       })
     : undefined;
-  const hub = new StreamHub(backend, config.streamLimit, config.heartbeatMs, metrics);
+  // The workers this process runs are the least the estimate assumes; the history shows the others'.
+  const clock = new QueueClock(backend.operators, { workers: pool ? config.workers : 0, renderMs: TYPICAL_RENDER_MS });
+  const hub = new StreamHub(backend, clock, config.streamLimit, config.heartbeatMs, metrics);
   const lifecycle = { ready: false, stopping: false };
   const services: Services = {
     config,
     backend,
     runner,
     hub,
+    clock,
     pollBudget: new PollBudget(config.pollLimit),
     metrics,
     health,

@@ -71,6 +71,11 @@ export const queueStatusSchema = z.object({
   error_message: z.string().nullable(),
   /** Key of the engine's refusal (e.g. `no_face`) so the client can translate `error_message`. */
   error_code: z.string().nullable().optional(),
+  /**
+   * Seconds until the artwork is ready, from the workers' measured throughput (whole seconds, at least 1);
+   * null once the job has ended. Optional only for clients' own records made before the first status.
+   */
+  eta_seconds: z.number().int().nonnegative().nullable().optional(),
 });
 
 export const resultResponseSchema = z.object({

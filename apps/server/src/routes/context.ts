@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../plugins/metrics.js';
 import type { JobRunner } from '../services/job-runner.js';
 import type { PollBudget } from '../services/poll-budget.js';
+import type { QueueClock } from '../services/queue-clock.js';
 import type { StorageHealth } from '../services/storage-health.js';
 import type { StreamHub } from '../services/stream-hub.js';
 import type { Backend } from '../services/types.js';
@@ -30,6 +31,8 @@ export interface Services {
   /** Absent in an API-only process (ROLE=api). */
   runner: JobRunner | undefined;
   hub: StreamHub;
+  /** The queue's time estimate, measured from every worker's renders. */
+  clock: QueueClock;
   pollBudget: PollBudget;
   metrics: Metrics;
   /** Whether storage (files and records) takes writes; uploads and readiness follow it. */

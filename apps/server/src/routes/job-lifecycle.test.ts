@@ -83,7 +83,13 @@ describe('a job from upload to artwork', () => {
     expect(statuses).toEqual(['queued', 'processing', 'completed']);
     expect(messages[0]?.queue_position).toBeGreaterThanOrEqual(1);
     expect(messages.find((m) => m.status === 'processing')?.queue_position).toBe(0);
-    expect(messages.at(-1)).toEqual({ status: 'completed', queue_position: 0, error_message: null, error_code: null });
+    expect(messages.at(-1)).toEqual({
+      status: 'completed',
+      queue_position: 0,
+      error_message: null,
+      error_code: null,
+      eta_seconds: null,
+    });
   });
 
   it('polls as completed with position 0', async () => {
@@ -92,6 +98,7 @@ describe('a job from upload to artwork', () => {
       queue_position: 0,
       error_message: null,
       error_code: null,
+      eta_seconds: null,
     });
   });
 
@@ -215,6 +222,7 @@ describe('a photo the engine refuses', () => {
       queue_position: 0,
       error_message: MESSAGES.noFace,
       error_code: 'no_face',
+      eta_seconds: null,
     });
     expect(await client.status(jobId)).toEqual(last);
     expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);

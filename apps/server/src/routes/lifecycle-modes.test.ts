@@ -55,7 +55,13 @@ describe.each(MODES)('job lifecycle, %s mode', (mode) => {
     const positions = messages.filter((m) => m.status === 'queued').map((m) => m.queue_position);
     expect(positions.slice(-2)).toEqual([2, 1]);
     expect(messages.map((m) => m.status).slice(-2)).toEqual(['processing', 'completed']);
-    expect(messages.at(-1)).toEqual({ status: 'completed', queue_position: 0, error_message: null, error_code: null });
+    expect(messages.at(-1)).toEqual({
+      status: 'completed',
+      queue_position: 0,
+      error_message: null,
+      error_code: null,
+      eta_seconds: null,
+    });
 
     const result = (await (await client.get(`/api/result/${third}`)).json()) as {
       file_path: string;
@@ -73,6 +79,35 @@ describe.each(MODES)('job lifecycle, %s mode', (mode) => {
       width: STORY_ARTWORK.width,
       height: STORY_ARTWORK.height,
     });
+  });
+
+  it("tells each job the seconds until its artwork is ready, from the workers' measured renders", async () => {
+    const server = await start(await modeEnv(mode));
+    const client = await new Client(server.url).init();
+    const photo = await facePhoto();
+    // One render measured first, so the estimates below rest on this machine's real render time.
+    await client.waitUntilFinal(await client.submit(photo));
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await client.submit(photo));
+    const last = ids.at(-1) as string;
+    const [polled, messages] = await Promise.all([client.status(last), follow(server.url, last)]);
+
+    const waiting = [polled, ...messages].filter((m) => m.status === 'queued' || m.status === 'processing');
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const message of waiting) {
+      expect(Number.isInteger(message.eta_seconds)).toBe(true);
+      expect(message.eta_seconds).toBeGreaterThanOrEqual(1);
+    }
+    // Further back in the queue is never sooner.
+    const queued = messages.filter((m) => m.status === 'queued');
+    for (let i = 1; i < queued.length; i++) {
+      const [before, after] = [queued[i - 1] as QueueStatus, queued[i] as QueueStatus];
+      if (after.queue_position < before.queue_position)
+        expect(after.eta_seconds).toBeLessThanOrEqual(before.eta_seconds as number);
+    }
+    expect(messages.at(-1)?.eta_seconds).toBeNull();
+    expect((await client.status(last)).eta_seconds).toBeNull();
+    for (const id of ids) await client.waitUntilFinal(id);
   });
 
   it('keeps queued jobs and their order across a restart, and completes them all', async () => {
@@ -108,6 +143,7 @@ describe.each(MODES)('job lifecycle, %s mode', (mode) => {
       queue_position: 0,
       error_message: null,
       error_code: null,
+      eta_seconds: null,
     });
     expect((await server.app.services.backend.jobs.get(jobId))?.attempts).toBe(2);
   });
@@ -121,6 +157,7 @@ describe.each(MODES)('job lifecycle, %s mode', (mode) => {
       queue_position: 0,
       error_message: MESSAGES.renderFailed,
       error_code: 'render_failed',
+      eta_seconds: null,
     });
     expect((await server.app.services.backend.jobs.get(jobId))?.attempts).toBe(3);
     expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);

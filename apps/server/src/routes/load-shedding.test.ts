@@ -80,7 +80,7 @@ describe.each(MODES)('%s mode', (mode) => {
       expect(response.status).toBe(200);
       const body = await response.text();
       expect(body).toBe(
-        `data: ${JSON.stringify({ status: 'error', queue_position: 0, error_message: 'Server is under heavy load', error_code: null })}\n\n`,
+        `data: ${JSON.stringify({ status: 'error', queue_position: 0, error_message: 'Server is under heavy load', error_code: null, eta_seconds: null })}\n\n`,
       );
     });
 

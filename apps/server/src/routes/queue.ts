@@ -12,12 +12,12 @@ import type { App, Services } from './context.js';
 
 const POLL_RETRY_AFTER_SECONDS = String(POLL.initialMs / 1000);
 
-export function queueRoutes(app: App, { backend, hub, pollBudget }: Services): void {
+export function queueRoutes(app: App, { backend, hub, pollBudget, clock }: Services): void {
   app.get(
     '/api/queue/position/:jobId',
     {
       schema: {
-        summary: 'Poll a job: status and queue position',
+        summary: 'Poll a job: status, queue position and the seconds until its artwork is ready',
         params: jobParamsSchema,
         response: { 200: queueStatusSchema, 404: errorSchema, 408: errorSchema },
       },
@@ -29,7 +29,7 @@ export function queueRoutes(app: App, { backend, hub, pollBudget }: Services): v
         throw new ApiError('overloaded', undefined, { 'retry-after': POLL_RETRY_AFTER_SECONDS });
       const job = await backend.jobs.get(request.params.jobId);
       if (!job) throw new ApiError('jobNotFound');
-      return jobStatus(backend, job);
+      return jobStatus(backend, clock, job);
     },
   );
 
@@ -40,7 +40,8 @@ export function queueRoutes(app: App, { backend, hub, pollBudget }: Services): v
       exposeHeadRoute: false,
       config: { eventStream: true },
       schema: {
-        summary: 'Event stream of a job: one `data:` JSON message (status, queue_position, error_message) per change',
+        summary:
+          'Event stream of a job: one `data:` JSON message (status, queue_position, error_message, eta_seconds) per change',
         params: jobParamsSchema,
         produces: ['text/event-stream'],
         response: {

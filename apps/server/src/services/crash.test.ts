@@ -41,6 +41,7 @@ it('fails a job with a clear message after 3 attempts that all crashed', async (
       queue_position: 0,
       error_message: MESSAGES.renderFailed,
       error_code: 'render_failed',
+      eta_seconds: null,
     });
     expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);
     const db = new Database(path.join(strict.dataDir, 'selfie-mosaic.sqlite'), { readonly: true });

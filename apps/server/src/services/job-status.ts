@@ -1,15 +1,22 @@
 import type { QueueStatus } from '@selfie-mosaic/contract';
+import type { QueueClock } from './queue-clock.js';
 import type { Backend, JobRecord } from './types.js';
 
 /** What a client sees of a job; the shape of both the poll body and each stream message. */
-export async function jobStatus(backend: Backend, job: JobRecord): Promise<QueueStatus> {
+export async function jobStatus(backend: Backend, clock: QueueClock, job: JobRecord): Promise<QueueStatus> {
   const waiting = job.status === 'queued' || job.status === 'pending';
+  // The throughput is read alongside the position (the estimate below then finds it cached): one round
+  // trip's latency, not two, in the hot poll path.
+  const measuring = clock.throughput();
   // A job between leaving the queue and being marked processing still reads as next in line.
   const position = waiting ? Math.max(1, await backend.queue.position(job.id)) : 0;
+  await measuring;
   return {
     status: job.status,
     queue_position: position,
     error_message: job.errorMessage,
     error_code: job.errorCode,
+    // A processing job's record was last written when it started rendering.
+    eta_seconds: await clock.eta({ status: job.status, position }, job.updatedAt),
   };
 }

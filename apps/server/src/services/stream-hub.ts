@@ -2,6 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { isFinalStatus, MESSAGES, type QueueStatus } from '@selfie-mosaic/contract';
 import type { Metrics } from '../plugins/metrics.js';
 import { jobStatus } from './job-status.js';
+import type { QueueClock } from './queue-clock.js';
+import { etaSeconds } from './queue-eta.js';
 import type { Backend, JobEvent, JobRecord } from './types.js';
 
 interface OpenStream {
@@ -36,6 +38,7 @@ export class StreamHub {
 
   constructor(
     private readonly backend: Backend,
+    private readonly clock: QueueClock,
     private readonly limit: number,
     heartbeatMs: number,
     private readonly metrics: Metrics,
@@ -63,6 +66,7 @@ export class StreamHub {
         queue_position: 0,
         error_message: MESSAGES.serverHeavyLoad,
         error_code: null,
+        eta_seconds: null,
       };
       raw.end(`data: ${JSON.stringify(overload)}\n\n`);
       return;
@@ -103,7 +107,7 @@ export class StreamHub {
       stream.raw.end();
       return;
     }
-    const status = await jobStatus(this.backend, job);
+    const status = await jobStatus(this.backend, this.clock, job);
     if (stream.eventsSeen === seen) this.send(stream, status);
   }
 
@@ -112,11 +116,14 @@ export class StreamHub {
     stream.eventsSeen++;
     const waiting = event.status === 'queued' || event.status === 'pending';
     const position = waiting ? Math.max(1, await this.backend.queue.position(event.jobId)) : 0;
+    // A job announced as processing has just started rendering: a whole render is ahead of it.
+    const eta = await this.clock.eta({ status: event.status, position });
     this.send(stream, {
       status: event.status,
       queue_position: position,
       error_message: event.errorMessage,
       error_code: event.errorCode,
+      eta_seconds: eta,
     });
   }
 
@@ -130,10 +137,18 @@ export class StreamHub {
     const jobIds = [...new Set(waiting.map((stream) => stream.jobId))];
     const positions = await this.backend.queue.positions(jobIds);
     const byJob = new Map(jobIds.map((jobId, i) => [jobId, positions[i] ?? 0]));
+    // One throughput measurement for the whole pass; each estimate is then plain arithmetic.
+    const throughput = await this.clock.throughput();
     for (const stream of waiting) {
       const position = byJob.get(stream.jobId) ?? 0;
       if (stream.lastStatus !== 'queued' || position === 0) continue;
-      this.send(stream, { status: 'queued', queue_position: position, error_message: null, error_code: null });
+      this.send(stream, {
+        status: 'queued',
+        queue_position: position,
+        error_message: null,
+        error_code: null,
+        eta_seconds: etaSeconds({ status: 'queued', position, renderingForMs: 0 }, throughput),
+      });
     }
   }
 

@@ -138,6 +138,12 @@ export interface JobHistoryRecord {
   artworkDeletedAt: number | null;
 }
 
+/** One finished render: when it ended and how long the worker spent on it, epoch ms and ms. */
+export interface RecentRender {
+  endedAt: number;
+  renderMs: number;
+}
+
 export interface FunnelCount {
   day: string;
   countryIso: string;
@@ -156,6 +162,11 @@ export interface ConsentCursor {
 export interface OperatorQueries {
   /** Jobs ended at or after `since` (the live window). */
   endedSince(since: number): Promise<Pick<JobHistoryRecord, 'outcome' | 'errorCode' | 'renderMs'>[]>;
+  /**
+   * The latest `limit` rendered jobs (a render time recorded) ended at or after `since`, newest first, from
+   * every worker process: the queue's measured throughput (docs/architecture.md#queue-time-estimate).
+   */
+  recentRenders(since: number, limit: number): Promise<RecentRender[]>;
   /** Funnel counters of the days `fromDay`…`toDay` (both included). */
   funnelCounts(fromDay: string, toDay: string): Promise<FunnelCount[]>;
   /** Up to `limit` consents created in [from, to) after `after`, in (created_at, id) order. */

@@ -80,6 +80,27 @@ export function describeOperatorsContract(name: string, factory: () => Promise<O
       expect(await operators.endedSince(at(`${DAY}T10:00:06`))).toEqual([]);
     });
 
+    it('lists the latest renders of every worker, newest first, without jobs that never rendered', async () => {
+      const { history, operators } = stores;
+      const covering = await consent();
+      const ends = [
+        { renderMs: 900, at: at('2031-03-01T10:00:01') },
+        { renderMs: 1100, at: at('2031-03-01T10:00:03') },
+        { renderMs: null, at: at('2031-03-01T10:00:04') },
+        { renderMs: 1000, at: at('2031-03-01T10:00:02') },
+      ];
+      for (const end of ends) {
+        const job = randomUUID();
+        await history.recordUpload(job, covering, at('2031-03-01T09:59:00'));
+        await history.recordEnd(job, { outcome: 'completed', errorCode: null, ...end });
+      }
+      expect(await operators.recentRenders(at('2031-03-01T10:00:00'), 2)).toEqual([
+        { endedAt: at('2031-03-01T10:00:03'), renderMs: 1100 },
+        { endedAt: at('2031-03-01T10:00:02'), renderMs: 1000 },
+      ]);
+      expect(await operators.recentRenders(at('2031-03-01T10:00:02'), 10)).toHaveLength(2);
+    });
+
     it("counts uploads and artworks in the consent's market and locale, and takes back a refused upload", async () => {
       const { history, operators } = stores;
       const french = await consent('ch', 'fr');

@@ -284,7 +284,9 @@ describe('parseStatus', () => {
       queue_position: 4,
       error_message: null,
       error_code: null,
+      eta_seconds: null,
     });
+    expect(parseStatus('{"status":"queued","queue_position":4,"eta_seconds":37}')?.eta_seconds).toBe(37);
     expect(parseStatus('[]')).toBeNull();
     expect(parseStatus(42)).toBeNull();
   });

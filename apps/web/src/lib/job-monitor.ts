@@ -253,6 +253,7 @@ export function parseStatus(data: unknown): QueueStatus | null {
       queue_position: typeof value.queue_position === 'number' ? value.queue_position : 0,
       error_message: typeof value.error_message === 'string' ? value.error_message : null,
       error_code: typeof value.error_code === 'string' ? value.error_code : null,
+      eta_seconds: typeof value.eta_seconds === 'number' ? value.eta_seconds : null,
     };
   } catch {
     return null;

@@ -98,7 +98,12 @@ describe.each(LOCALE_CODES.filter((code) => code !== 'en'))('locale %s', (code) 
 
 describe('plural forms', () => {
   it('English writes every count in its own forms', () => {
-    expect([...pluralKeys].sort()).toEqual(['photo.countdownLabel', 'result.creatingNote']);
+    expect([...pluralKeys].sort()).toEqual([
+      'photo.countdownLabel',
+      'result.creatingNote',
+      'result.etaMinutes',
+      'result.etaSeconds',
+    ]);
     expect(problemsOf('en', reference)).toEqual([]);
   });
 

@@ -10,6 +10,7 @@ import type {
   JobHistoryStore,
   JobOutcome,
   OperatorQueries,
+  RecentRender,
 } from '../types.js';
 import { bumpFunnel, utcDay } from './funnel-counters.js';
 import type { Db, JobHistoryTable } from './schema.js';
@@ -149,6 +150,18 @@ export class SqlOperatorQueries implements OperatorQueries {
       errorCode: row.error_code,
       renderMs: nullableNumber(row.render_ms),
     }));
+  }
+
+  async recentRenders(since: number, limit: number): Promise<RecentRender[]> {
+    const rows = await this.db
+      .selectFrom('job_history')
+      .select(['ended_at', 'render_ms'])
+      .where('ended_at', '>=', since)
+      .where('render_ms', 'is not', null)
+      .orderBy('ended_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ endedAt: Number(row.ended_at), renderMs: Number(row.render_ms) }));
   }
 
   async funnelCounts(fromDay: string, toDay: string): Promise<FunnelCount[]> {

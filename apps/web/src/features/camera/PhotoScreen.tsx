@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { errorCodeOf } from '../../lib/api-error';
+import { isInAppBrowser } from '../../lib/in-app-browser';
 import { jobSession } from '../../lib/job';
 import { useLocale } from '../../lib/locale-context';
 import { messageText } from '../../lib/messages';
@@ -10,9 +11,11 @@ import { sessionStore, useSession } from '../../lib/session';
 import { Button } from '../../lib/ui/Button';
 import { Countdown } from './Countdown';
 import { cameraErrorKey, canUseLiveCamera } from './camera-errors';
+import { isCameraTimeout, withCameraTimeout } from './camera-timeout';
 import { fileToUpload, toJpeg } from './capture';
 import { FaceGuide } from './FaceGuide';
 import { FilePicker } from './FilePicker';
+import { OpenInBrowser } from './OpenInBrowser';
 import { uploadPhoto } from './upload';
 import { useCamera } from './useCamera';
 
@@ -45,6 +48,8 @@ export default function PhotoScreen() {
   const [stage, setStage] = useState<Stage>(liveCamera ? (retake ? 'starting' : 'permission') : 'review');
   const [photo, setPhoto] = useState<{ blob: Blob; url: string } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  // A camera request that never answered: the visitor gets the in-app browser's way out.
+  const [cameraStuck, setCameraStuck] = useState(false);
   usePageMeta(t('photo.title'));
 
   const openCamera = useCallback(
@@ -52,14 +57,15 @@ export default function PhotoScreen() {
       setStage('starting');
       setMessage(null);
       try {
-        await camera.start(mode);
+        await withCameraTimeout(camera.start(mode), camera.stop);
         setStage('live');
       } catch (error) {
-        setMessage(t(`messages.${cameraErrorKey(error)}`));
+        setCameraStuck(isCameraTimeout(error));
+        setMessage(isCameraTimeout(error) ? t('photo.inApp.timeout') : t(`messages.${cameraErrorKey(error)}`));
         setStage('cameraError');
       }
     },
-    [camera.start, camera.facing, t],
+    [camera.start, camera.stop, camera.facing, t],
   );
 
   // Once only (React may run an effect twice): the entry's state is cleared too, so a reload or a
@@ -140,6 +146,7 @@ export default function PhotoScreen() {
   if (!session.consentGiven) return <Redirect to={path('curious')} replace />;
   if (session.currentJobId && stage !== 'uploading') return <Redirect to={path('result')} replace />;
 
+  const offerBrowser = (!liveCamera && !photo && isInAppBrowser()) || (stage === 'cameraError' && cameraStuck);
   const showVideo = stage === 'live' || stage === 'countdown' || stage === 'starting';
   const showPhoto = photo && (stage === 'review' || stage === 'uploading' || stage === 'uploadFailed');
   const heading = {
@@ -248,6 +255,7 @@ export default function PhotoScreen() {
         )}
         {!liveCamera && !photo && <FilePicker label={t('photo.chooseFile')} onFile={keepPickedFile} />}
       </div>
+      {offerBrowser && <OpenInBrowser />}
     </section>
   );
 }

@@ -15,8 +15,8 @@ const t = i18n.getFixedT('en');
 
 afterEach(cleanup);
 
-function show(position: number, serverLoad = false) {
-  render(<QueueProgress t={t} position={position} serverLoad={serverLoad} />);
+function show(position: number, serverLoad = false, etaSeconds: number | null = null) {
+  render(<QueueProgress t={t} position={position} serverLoad={serverLoad} etaSeconds={etaSeconds} />);
   return {
     message: screen.getByRole('status').textContent,
     progress: screen.getByRole('progressbar', { name: 'Progress' }).getAttribute('aria-valuenow'),
@@ -36,6 +36,14 @@ describe('queue message and progress', () => {
     expect(show(3)).toEqual({ message: 'You are in queue position 3', progress: '40' });
     cleanup();
     expect(show(12)).toEqual({ message: 'You are in queue position 12', progress: '10' });
+  });
+
+  it('adds the time estimate to the announced message, and leaves it out under heavy load', () => {
+    expect(show(3, false, 44).message).toBe(
+      'You are in queue position 3 Your image will be ready in about 40 seconds.',
+    );
+    cleanup();
+    expect(show(3, true, 44).message).toBe('Server is under heavy load, please wait...');
   });
 
   it('heavy load wins over the position', () => {

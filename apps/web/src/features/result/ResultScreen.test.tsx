@@ -99,6 +99,33 @@ describe('result screen', () => {
     expect(sendEvent).toHaveBeenCalledExactlyOnceWith('download', 'gb', 'en');
   });
 
+  it('tells the waiting visitor how long it will take, and speaks again only when the wording changes', async () => {
+    api.fetchQueueStatus.mockResolvedValue({
+      status: 'queued',
+      queue_position: 9,
+      error_message: null,
+      eta_seconds: 83,
+    });
+    await openResult();
+    const status = await screen.findByRole('status');
+    await waitFor(() => expect(api.streams).toHaveLength(1));
+    send({ status: 'queued', queue_position: 8, error_message: null, eta_seconds: 41 });
+    expect(status.textContent).toBe('You are in queue position 8 Your image will be ready in about 40 seconds.');
+    expect(status.getAttribute('aria-live')).toBe('polite');
+    // A job ahead finished but the rounded estimate stayed: the live region's text is not touched.
+    const changes: MutationRecord[] = [];
+    const observer = new MutationObserver((records) => changes.push(...records));
+    observer.observe(screen.getByTestId('queue-eta'), { childList: true, characterData: true, subtree: true });
+    send({ status: 'queued', queue_position: 8, error_message: null, eta_seconds: 38 });
+    await Promise.resolve();
+    expect(changes).toHaveLength(0);
+    observer.disconnect();
+    send({ status: 'queued', queue_position: 2, error_message: null, eta_seconds: 7 });
+    expect(screen.getByTestId('queue-eta').textContent).toBe('Your image will be ready in a few seconds.');
+    send({ status: 'processing', queue_position: 0, error_message: null, eta_seconds: 2 });
+    expect(status.textContent).toBe('Processing your image... Your image will be ready in a few seconds.');
+  });
+
   it('shows a refusal in the visitor’s words with a way to take a new photo', async () => {
     await refusal();
     expect(screen.getByRole('alert').textContent).toBe(

@@ -94,6 +94,7 @@ export default function ResultScreen() {
           t={t}
           position={session.queueStatus?.queue_position ?? 0}
           serverLoad={session.serverLoadDetected}
+          etaSeconds={session.queueStatus?.eta_seconds}
         />
       )}
     </section>
