@@ -11,6 +11,8 @@ import { Button } from '../../lib/ui/Button';
 import { Countdown } from './Countdown';
 import { cameraErrorKey, canUseLiveCamera } from './camera-errors';
 import { fileToUpload, toJpeg } from './capture';
+import { CoachMessage } from './coach/CoachMessage';
+import { useFaceCoach } from './coach/useFaceCoach';
 import { FaceGuide } from './FaceGuide';
 import { FilePicker } from './FilePicker';
 import { uploadPhoto } from './upload';
@@ -46,6 +48,11 @@ export default function PhotoScreen() {
   const [photo, setPhoto] = useState<{ blob: Blob; url: string } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   usePageMeta(t('photo.title'));
+  const coach = useFaceCoach(camera.videoRef, stage === 'live' && camera.live);
+  // A face that has been good for about a second starts the countdown by itself (the button still works).
+  useEffect(() => {
+    if (coach.ready && stage === 'live') setStage('countdown');
+  }, [coach.ready, stage]);
 
   const openCamera = useCallback(
     async (mode = camera.facing) => {
@@ -170,7 +177,10 @@ export default function PhotoScreen() {
           autoPlay
           aria-label={t('photo.previewLabel')}
         />
-        {!showPhoto && <FaceGuide />}
+        {!showPhoto && <FaceGuide advice={stage === 'live' ? coach.advice : null} />}
+        {stage === 'live' && coach.available && (
+          <CoachMessage advice={coach.advice} text={(advice) => t(`photo.coach.${advice}`)} />
+        )}
         {showPhoto && <img className="viewfinder__photo" src={photo.url} alt={t('photo.reviewLabel')} />}
         {stage === 'countdown' && (
           <Countdown

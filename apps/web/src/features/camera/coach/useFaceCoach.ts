@@ -1,0 +1,83 @@
+import { type RefObject, useEffect, useRef, useState } from 'react';
+import { fitWithin } from '../capture';
+import { type CoachAdvice, INITIAL_COACH, nextCoachState, readyToShoot } from './coach';
+import { FRAME_SIDE } from './detector-size';
+import type { FaceDetector } from './face-detector';
+
+/** At most this many frames a second: enough to follow a face, little enough to keep the preview smooth. */
+const MAX_FPS = 15;
+
+export interface FaceCoach {
+  /** False once the detector could not load or run: the screen keeps its plain circle. */
+  available: boolean;
+  advice: CoachAdvice | null;
+  /** The face has been good for about a second. */
+  ready: boolean;
+}
+
+/**
+ * Watches the preview while `active` and coaches: frames (downscaled by the browser while they are
+ * grabbed) go to the detector one at a time, the next only after the last answer. The detector loads
+ * once, on the first activation, and stops with the screen.
+ */
+export function useFaceCoach(videoRef: RefObject<HTMLVideoElement | null>, active: boolean): FaceCoach {
+  const [coach, setCoach] = useState<FaceCoach>({ available: true, advice: null, ready: false });
+  const detector = useRef<Promise<FaceDetector> | null>(null);
+
+  useEffect(
+    () => () =>
+      void detector.current?.then(
+        (open) => open.close(),
+        () => undefined,
+      ),
+    [],
+  );
+
+  useEffect(() => {
+    if (!active) return;
+    let stopped = false;
+    let state = INITIAL_COACH;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    detector.current ??= import('./face-detector').then(({ openFaceDetector }) => openFaceDetector());
+    const giveUp = () => {
+      if (!stopped) setCoach({ available: false, advice: null, ready: false });
+    };
+
+    const step = async (open: FaceDetector) => {
+      if (stopped) return;
+      const started = performance.now();
+      const video = videoRef.current;
+      if (video?.videoWidth) {
+        const scale = Math.min(1, FRAME_SIDE / Math.max(video.videoWidth, video.videoHeight));
+        const bitmap = await createImageBitmap(video, {
+          resizeWidth: Math.max(1, Math.round(video.videoWidth * scale)),
+          resizeHeight: Math.max(1, Math.round(video.videoHeight * scale)),
+        });
+        const photo = fitWithin(video.videoWidth, video.videoHeight);
+        const observation = await open.detect({ bitmap, photoLongSide: Math.max(photo.width, photo.height) });
+        if (stopped) return;
+        const now = performance.now();
+        // Read by the benchmark: one entry per frame the guide has judged.
+        performance.measure('face-guide', { start: started, end: now });
+        state = nextCoachState(state, observation, now);
+        const next = { available: true, advice: state.shown, ready: readyToShoot(state, now) };
+        setCoach((current) =>
+          current.advice === next.advice && current.ready === next.ready && current.available ? current : next,
+        );
+      }
+      timer = setTimeout(
+        () => void step(open).catch(giveUp),
+        Math.max(0, 1000 / MAX_FPS - (performance.now() - started)),
+      );
+    };
+
+    detector.current.then((open) => step(open)).catch(giveUp);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      setCoach((current) => ({ ...current, advice: null, ready: false }));
+    };
+  }, [active, videoRef]);
+
+  return coach;
+}
