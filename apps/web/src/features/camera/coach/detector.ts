@@ -17,6 +17,7 @@ interface HumanFace {
 }
 interface HumanInstance {
   load(): Promise<void>;
+  models: { models: Record<string, { executor?: unknown } | null | undefined> };
   detect(input: ImageData): Promise<{ face: HumanFace[]; error?: string | null }>;
 }
 
@@ -64,6 +65,8 @@ function createCanvas(): Canvas {
 export async function loadDetector(): Promise<Detect> {
   const human = new (Human as unknown as new (config: unknown) => HumanInstance)(guideConfig());
   await human.load();
+  // Human logs a model it could not fetch and goes on with an empty graph: without BlazeFace there is no guide.
+  if (!human.models.models.blazeface?.executor) throw new Error('The face guide’s model did not load');
   const canvas = createCanvas();
   const context = canvas.getContext('2d', { willReadFrequently: true }) as
     | OffscreenCanvasRenderingContext2D
