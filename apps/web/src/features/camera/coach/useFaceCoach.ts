@@ -17,7 +17,7 @@ export interface FaceCoach {
 
 /**
  * Watches the preview while `active` and coaches: frames (downscaled by the browser while they are
- * grabbed) go to the detector one at a time, the next only after the last answer. The detector loads
+ * grabbed) go to the detector up to MAX_FPS times a second. The detector loads
  * once, on the first activation, and stops with the screen.
  */
 export function useFaceCoach(videoRef: RefObject<HTMLVideoElement | null>, active: boolean): FaceCoach {
@@ -43,11 +43,17 @@ export function useFaceCoach(videoRef: RefObject<HTMLVideoElement | null>, activ
       if (!stopped) setCoach({ available: false, advice: null, ready: false });
     };
 
-    const step = async (open: FaceDetector) => {
+    // A frame is grabbed every 1/MAX_FPS s while at most two are with the detector: one being read and
+    // one waiting, so the worker never idles between frames and a slow one does not pile up more.
+    let inFlight = 0;
+    const tick = async (open: FaceDetector) => {
       if (stopped) return;
-      const started = performance.now();
+      timer = setTimeout(() => void tick(open).catch(giveUp), 1000 / MAX_FPS);
       const video = videoRef.current;
-      if (video?.videoWidth) {
+      if (inFlight >= 2 || !video?.videoWidth) return;
+      inFlight++;
+      try {
+        const started = performance.now();
         const scale = Math.min(1, FRAME_SIDE / Math.max(video.videoWidth, video.videoHeight));
         const bitmap = await createImageBitmap(video, {
           resizeWidth: Math.max(1, Math.round(video.videoWidth * scale)),
@@ -64,14 +70,12 @@ export function useFaceCoach(videoRef: RefObject<HTMLVideoElement | null>, activ
         setCoach((current) =>
           current.advice === next.advice && current.ready === next.ready && current.available ? current : next,
         );
+      } finally {
+        inFlight--;
       }
-      timer = setTimeout(
-        () => void step(open).catch(giveUp),
-        Math.max(0, 1000 / MAX_FPS - (performance.now() - started)),
-      );
     };
 
-    detector.current.then((open) => step(open)).catch(giveUp);
+    detector.current.then((open) => tick(open)).catch(giveUp);
     return () => {
       stopped = true;
       clearTimeout(timer);
