@@ -33,7 +33,12 @@ function openWorker(): Promise<FaceDetector> {
     worker.onerror = (event) => fail(event.message || 'The face guide worker failed to start');
     worker.onmessage = ({ data }: MessageEvent<GuideReply>) => {
       if (data.type === 'ready') {
-        worker.onerror = null;
+        // A worker that dies later fails the frames it holds, so the guide gives up instead of waiting.
+        worker.onerror = (event) => {
+          for (const frame of pending.values())
+            frame.reject(new Error(event.message || 'The face guide worker failed'));
+          pending.clear();
+        };
         resolve({
           offThread: true,
           close: () => worker.terminate(),

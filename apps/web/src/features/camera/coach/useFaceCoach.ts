@@ -17,8 +17,8 @@ export interface FaceCoach {
 
 /**
  * Watches the preview while `active` and coaches: frames (downscaled by the browser while they are
- * grabbed) go to the detector up to MAX_FPS times a second. The detector loads
- * once, on the first activation, and stops with the screen.
+ * grabbed) go to the detector up to MAX_FPS times a second. The detector loads once, on the first
+ * activation, and stops with the screen.
  */
 export function useFaceCoach(videoRef: RefObject<HTMLVideoElement | null>, active: boolean): FaceCoach {
   const [coach, setCoach] = useState<FaceCoach>({ available: true, advice: null, ready: false });
@@ -39,8 +39,12 @@ export function useFaceCoach(videoRef: RefObject<HTMLVideoElement | null>, activ
     let state = INITIAL_COACH;
     let timer: ReturnType<typeof setTimeout> | undefined;
     detector.current ??= import('./face-detector').then(({ openFaceDetector }) => openFaceDetector());
+    // Any failure, loading or reading a frame, ends the guide for this screen: back to the plain circle.
     const giveUp = () => {
-      if (!stopped) setCoach({ available: false, advice: null, ready: false });
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(timer);
+      setCoach({ available: false, advice: null, ready: false });
     };
 
     // A frame is grabbed every 1/MAX_FPS s while at most two are with the detector: one being read and
