@@ -10,11 +10,11 @@ import { expect } from 'vitest';
 const screensDir = process.env.SCREENS_DIR ? resolve(process.env.SCREENS_DIR) : undefined;
 
 /** Saves a phone screenshot of the current screen when screenshots are asked for. */
-export async function snap(page: Page, locale: string, name: string): Promise<void> {
+export async function snap(page: Page, locale: string, name: string, { settleMs = 400 } = {}): Promise<void> {
   if (!screensDir) return;
   mkdirSync(screensDir, { recursive: true });
-  // Motion settles first so the picture shows the screen, not a transition.
-  await page.waitForTimeout(400);
+  // Motion settles first so the picture shows the screen, not a transition (unless the state is short-lived).
+  await page.waitForTimeout(settleMs);
   const shot = await page.screenshot();
   // Kept in the repository: twice the CSS size (sharp on a phone's 2.6× screen) as a palette PNG,
   // which keeps each picture under 300 KB.

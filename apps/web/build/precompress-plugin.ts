@@ -3,11 +3,12 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
-const COMPRESSIBLE = /\.(js|css|json|svg|html|txt|map)$/;
+const COMPRESSIBLE = /\.(js|css|json|svg|html|txt|map|wasm|bin)$/;
 
 /**
- * Writes `.br` and `.gz` next to every text asset of the build, at the highest levels (done once at
- * build time, not per request), for a static server that serves precompressed files.
+ * Writes `.br` and `.gz` next to every compressible asset of the build (text, and the face guide's WASM and
+ * weights), at the highest levels (done once at build time, not per request), for a static server that
+ * serves precompressed files.
  */
 export function precompress(): Plugin {
   let outDir = 'dist';

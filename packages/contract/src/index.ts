@@ -55,6 +55,17 @@ export {
   refusalMessage,
 } from './errors.js';
 export {
+  dominantFace,
+  FACE_LIMITS,
+  type FaceBox,
+  faceCentre,
+  faceLuma,
+  isFaceTooSmall,
+  isTooDark,
+  meanLuma,
+  type Pixels,
+} from './face-rules.js';
+export {
   createJobId,
   createResultToken,
   isJobId,

@@ -1,3 +1,4 @@
+import { dominantFace, faceLuma, isFaceTooSmall, isTooDark, meanLuma as sharedMeanLuma } from '@selfie-mosaic/contract';
 import type { RgbImage } from './decode.js';
 import type { Box, Point } from './geometry.js';
 import { type DetectedFace, type Landmarks, pointsOf } from './landmarks.js';
@@ -25,40 +26,9 @@ function centroid(group: Float32Array): Point {
   return { x: x / count, y: y / count };
 }
 
-/** Limits that decide when a photo cannot make a good portrait. */
-export const FACE_LIMITS = {
-  /** A second face at least this share of the largest face's area means there is no clear subject. */
-  dominance: 0.45,
-  /** Smallest face width in working pixels: below it the features are mush once enlarged. */
-  minWidth: 72,
-  /** Smallest face width as a share of the photo's long side. */
-  minShare: 0.06,
-  /** Mean luma (0–255) of the face below which it is too dark to read. */
-  minFaceLuma: 45,
-  /** Mean luma of the whole photo below which nothing can be seen. */
-  minImageLuma: 22,
-} as const;
-
-/** Mean Rec. 601 luma of an RGB image, sampled on a sparse grid (the photo is large). */
+/** Mean luma of an RGB image or of a box in it (the rule's own measure, from the contract). */
 export function meanLuma(image: RgbImage, box?: Box): number {
-  const x0 = Math.max(0, Math.floor(box?.x ?? 0));
-  const y0 = Math.max(0, Math.floor(box?.y ?? 0));
-  const x1 = Math.min(image.width, Math.ceil(box ? box.x + box.width : image.width));
-  const y1 = Math.min(image.height, Math.ceil(box ? box.y + box.height : image.height));
-  const step = Math.max(1, Math.floor(Math.min(x1 - x0, y1 - y0) / 64));
-  let sum = 0;
-  let count = 0;
-  for (let y = y0; y < y1; y += step) {
-    for (let x = x0; x < x1; x += step) {
-      const i = (y * image.width + x) * 3;
-      sum +=
-        0.299 * (image.data[i] as number) +
-        0.587 * (image.data[i + 1] as number) +
-        0.114 * (image.data[i + 2] as number);
-      count++;
-    }
-  }
-  return count ? sum / count : 0;
+  return sharedMeanLuma({ ...image, channels: 3 }, box);
 }
 
 /**
@@ -68,20 +38,16 @@ export function meanLuma(image: RgbImage, box?: Box): number {
  */
 export function chooseFace(faces: DetectedFace[], image: RgbImage, workingScale: number): FaceGeometry {
   if (faces.length === 0) throw new MosaicRefusal('no_face');
-  const area = (face: DetectedFace) => face.box.width * face.box.height;
-  const [main, second] = [...faces].sort((a, b) => area(b) - area(a)) as [DetectedFace, DetectedFace | undefined];
-  if (second && area(second) >= FACE_LIMITS.dominance * area(main)) {
-    throw new MosaicRefusal('multiple_faces', `${faces.length} faces of similar size`);
-  }
+  const subject = dominantFace(faces.map((face) => face.box));
+  if (subject === undefined) throw new MosaicRefusal('multiple_faces', `${faces.length} faces of similar size`);
+  const main = faces[subject] as DetectedFace;
   const geometry = geometryOf(main.landmarks);
   const { width } = geometry;
-  const workingWidth = width * workingScale;
-  if (workingWidth < FACE_LIMITS.minWidth || width < FACE_LIMITS.minShare * Math.max(image.width, image.height)) {
-    throw new MosaicRefusal('face_too_small', `face ${Math.round(workingWidth)} px wide`);
+  if (isFaceTooSmall({ faceWidth: width, longSide: Math.max(image.width, image.height), photoScale: workingScale })) {
+    throw new MosaicRefusal('face_too_small', `face ${Math.round(width * workingScale)} px wide`);
   }
-  const { x, y, width: w, height: h } = main.box;
-  const faceLuma = meanLuma(image, { x: x + w * 0.2, y: y + h * 0.2, width: w * 0.6, height: h * 0.6 });
-  if (faceLuma < FACE_LIMITS.minFaceLuma) throw new MosaicRefusal('too_dark', `face luma ${Math.round(faceLuma)}`);
+  const luma = faceLuma({ ...image, channels: 3 }, main.box);
+  if (isTooDark({ faceLuma: luma })) throw new MosaicRefusal('too_dark', `face luma ${Math.round(luma)}`);
   return geometry;
 }
 

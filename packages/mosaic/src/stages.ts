@@ -1,11 +1,11 @@
-import { ARTWORK, UPLOAD_LIMITS } from '@selfie-mosaic/contract';
+import { ARTWORK, isTooDark, UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { type Art, type ArtVariantName, perArt } from './art.js';
 import { applyFrame, type FrameOverlay, frameOverlay } from './brand-frame.js';
 import { createPalette, imageToLab } from './colour.js';
 import { openPhoto, type Photo, type RgbImage } from './decode.js';
 import { buildSizeMap, includeFace } from './detail.js';
-import { chooseFace, FACE_LIMITS, type FaceGeometry, geometryOf, meanLuma } from './face.js';
+import { chooseFace, type FaceGeometry, geometryOf, meanLuma } from './face.js';
 import {
   computeFraming,
   type Framing,
@@ -65,7 +65,7 @@ export async function decode(input: Uint8Array): Promise<Decoded> {
 
 /** The subject's face in `small`'s pixels, levelled; or a refusal (no face, too dark, ...). */
 export async function findFace({ photo, small }: Decoded): Promise<FaceGeometry> {
-  if (meanLuma(small) < FACE_LIMITS.minImageLuma) throw new MosaicRefusal('too_dark');
+  if (isTooDark({ imageLuma: meanLuma(small) })) throw new MosaicRefusal('too_dark');
   // The detector sees a smaller copy still: its cost grows with the input, and FaceMesh reads the
   // face at 192 px anyway.
   const detectScale = Math.min(1, DETECTOR_INPUT / Math.max(small.width, small.height));

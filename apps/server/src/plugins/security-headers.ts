@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
-/** What the web app needs: its own scripts, styles and fonts, camera streams, blob/data images. */
+/**
+ * What the web app needs: its own scripts, styles and fonts, camera streams, blob/data images, and
+ * WebAssembly compiled from its own files (the face guide's detector; `wasm-unsafe-eval` allows
+ * compiling WASM, not JavaScript's eval).
+ */
 const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
+  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
   fontSrc: ["'self'", 'data:'],
   imgSrc: ["'self'", 'blob:', 'data:'],

@@ -13,6 +13,8 @@ import { Countdown } from './Countdown';
 import { cameraErrorKey, canUseLiveCamera } from './camera-errors';
 import { isCameraTimeout, withCameraTimeout } from './camera-timeout';
 import { fileToUpload, toJpeg } from './capture';
+import { CoachMessage } from './coach/CoachMessage';
+import { useFaceCoach } from './coach/useFaceCoach';
 import { FaceGuide } from './FaceGuide';
 import { FilePicker } from './FilePicker';
 import { OpenInBrowser } from './OpenInBrowser';
@@ -51,6 +53,11 @@ export default function PhotoScreen() {
   // A camera request that never answered: the visitor gets the in-app browser's way out.
   const [cameraStuck, setCameraStuck] = useState(false);
   usePageMeta(t('photo.title'));
+  const coach = useFaceCoach(camera.videoRef, stage === 'live' && camera.live);
+  // A face that has been good for about a second starts the countdown by itself (the button still works).
+  useEffect(() => {
+    if (coach.ready && stage === 'live') setStage('countdown');
+  }, [coach.ready, stage]);
 
   const openCamera = useCallback(
     async (mode = camera.facing) => {
@@ -177,7 +184,10 @@ export default function PhotoScreen() {
           autoPlay
           aria-label={t('photo.previewLabel')}
         />
-        {!showPhoto && <FaceGuide />}
+        {!showPhoto && <FaceGuide advice={stage === 'live' ? coach.advice : null} />}
+        {stage === 'live' && coach.available && (
+          <CoachMessage advice={coach.advice} text={(advice) => t(`photo.coach.${advice}`)} />
+        )}
         {showPhoto && <img className="viewfinder__photo" src={photo.url} alt={t('photo.reviewLabel')} />}
         {stage === 'countdown' && (
           <Countdown
