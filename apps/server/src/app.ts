@@ -21,7 +21,6 @@ import type { Config } from './config.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
 import { connectionOptions, limitConnectionsPerAddress } from './plugins/connection-limits.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
-import { checkMarkets } from './plugins/markets.js';
 import { createMetrics, registerMetricsRoute } from './plugins/metrics.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { closeSilentConnections } from './plugins/silent-connections.js';
@@ -142,7 +141,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerErrorHandler(app);
   registerXsrf(app);
-  checkMarkets(app, config.campaign);
   closeSilentConnections(app);
 
   // App services. ROLE=api runs no render workers; ROLE=worker serves only health and metrics.

@@ -1,6 +1,7 @@
 import { analyticsEventRequestSchema, errorSchema, pageviewRequestSchema } from '@selfie-mosaic/contract';
 import Bowser from 'bowser';
 import { z } from 'zod';
+import { marketCheck } from '../plugins/markets.js';
 import type { App, Services } from './context.js';
 
 /** The browser family is all that is kept of a user agent: enough for reach, too little to fingerprint. */
@@ -17,7 +18,8 @@ export function pathOnly(pagePath: string): string {
   return pagePath.replace(/[?#].*$/s, '') || '/';
 }
 
-export function analyticsRoutes(app: App, { backend }: Services): void {
+export function analyticsRoutes(app: App, { backend, config }: Services): void {
+  const inMarket = marketCheck(config.campaign);
   app.post(
     '/api/analytics/pageview',
     {
@@ -26,6 +28,7 @@ export function analyticsRoutes(app: App, { backend }: Services): void {
         body: pageviewRequestSchema,
         response: { 204: z.null().describe('Counted'), 400: errorSchema, 403: errorSchema },
       },
+      preHandler: inMarket,
     },
     async (request, reply) => {
       const body = request.body;
@@ -46,6 +49,7 @@ export function analyticsRoutes(app: App, { backend }: Services): void {
         body: analyticsEventRequestSchema,
         response: { 204: z.null().describe('Counted'), 400: errorSchema, 403: errorSchema },
       },
+      preHandler: inMarket,
     },
     async (request, reply) => {
       const body = request.body;

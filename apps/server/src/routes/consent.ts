@@ -1,4 +1,5 @@
 import { consentRequestSchema, consentResponseSchema, errorSchema } from '@selfie-mosaic/contract';
+import { marketCheck } from '../plugins/markets.js';
 import type { App, Services } from './context.js';
 
 export function consentRoutes(app: App, { backend, config }: Services): void {
@@ -11,6 +12,7 @@ export function consentRoutes(app: App, { backend, config }: Services): void {
         response: { 201: consentResponseSchema, 400: errorSchema, 403: errorSchema, 429: errorSchema },
       },
       config: { rateLimit: { max: config.rateLimit.consent, timeWindow: config.rateLimit.windowMs } },
+      preHandler: marketCheck(config.campaign),
     },
     async (request, reply) => {
       const body = request.body;

@@ -1,4 +1,4 @@
-import type { QueueStatus } from '@selfie-mosaic/contract';
+import { isActiveStatus, type QueueStatus } from '@selfie-mosaic/contract';
 import type { QueueClock } from './queue-clock.js';
 import type { Backend, JobRecord } from './types.js';
 
@@ -6,8 +6,8 @@ import type { Backend, JobRecord } from './types.js';
 export async function jobStatus(backend: Backend, clock: QueueClock, job: JobRecord): Promise<QueueStatus> {
   const waiting = job.status === 'queued' || job.status === 'pending';
   // The throughput is read alongside the position (the estimate below then finds it cached): one round
-  // trip's latency, not two, in the hot poll path.
-  const measuring = clock.throughput();
+  // trip's latency, not two, in the hot poll path; an ended job has no estimate and needs neither.
+  const measuring = isActiveStatus(job.status) ? clock.throughput() : undefined;
   // A job between leaving the queue and being marked processing still reads as next in line.
   const position = waiting ? Math.max(1, await backend.queue.position(job.id)) : 0;
   await measuring;
