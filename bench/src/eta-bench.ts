@@ -8,6 +8,7 @@ import { EventSource } from 'eventsource';
 import { createDatabase, startPostgres, startRedis } from '../../apps/server/src/test/services.js';
 import { facePhoto } from '../../e2e/support/fixtures.js';
 import { type RunningServer, startServer } from '../../e2e/support/server-process.js';
+import { ETA_WINDOW } from '../../apps/server/src/services/queue-eta.js';
 import { OPEN_LIMITS } from './open-limits.js';
 import { machine, median, percentile, table, writeSection } from './report.js';
 import { Visitor } from './visitor.js';
@@ -19,8 +20,12 @@ import { Visitor } from './visitor.js';
  */
 
 const JOBS = 100;
-/** Renders measured before the run, as on a server that has been up for a while (the estimate's window). */
-const WARM_UP = 8;
+/**
+ * Jobs rendered before the run, as on a server that has been up for a while: a freshly started render
+ * worker takes its first 20 or so renders at two to three times its usual time (the JIT and WASM warming
+ * up), and the estimate's window (ETA_WINDOW.renders) would otherwise hold only those.
+ */
+const WARM_UP = ETA_WINDOW.renders;
 
 interface Observation {
   /** Queue position and estimate of one message, and the seconds it actually took from there. */
@@ -203,15 +208,16 @@ async function main() {
       results.map(row),
     ),
     '',
-    'Target: median error ≤ 20 % (issue 13). Whole seconds cost little (the floor column). What moves the',
-    'error on this machine is render speed: two cores shared with other work (see the load average) swing',
-    'it by up to 2× within a run, and the upload burst itself slows the renders being estimated, so estimates',
-    'made during the burst (when queued) assume its pace for the whole queue; repeat runs moved the medians by',
-    '±10 points. The estimate rests on the job history every worker process writes (SQLite or PostgreSQL):',
-    'the API-only process of scale mode estimates from the worker processes’ renders, and there the time',
-    'between renders (Redis and PostgreSQL round trips) is counted through the busy-stretch rate. A job that',
-    'has just started rendering is sent at least 1 s while its render takes a fraction of that here: those',
-    'messages are most of the p90 tail.',
+    'Target: median error ≤ 20 % (issue 13). Whole seconds cost little (the floor column). The estimate rests on',
+    'the job history every worker process writes (SQLite or PostgreSQL): the API-only process of scale mode',
+    'estimates from the worker processes’ renders, and there the time between renders (Redis and PostgreSQL',
+    'round trips) is counted through the share of capacity a busy stretch turned into finished jobs. The upload',
+    'burst slows the renders it overlaps; the estimate takes the lower quartile of the latest 20 renders, so it',
+    'does not assume the burst’s pace for the whole queue. The warm-up matters: a fresh worker’s first 20 or so',
+    'renders take two to three times as long, and with only 8 warm-up jobs the estimates ran 14–17 % long and',
+    'the first estimate 62–76 % long. What still moves the error on this machine is its two shared cores: other',
+    'work swings render speed within a run. A job that has just started rendering is sent at least 1 s while',
+    'its render takes a fraction of that here: those messages are most of the p90 tail.',
   ].join('\n');
   writeSection('eta', body);
   console.log(body);

@@ -48,7 +48,19 @@ describe('the throughput the estimate rests on', () => {
     expect(measureThroughput(renders, prior).renderMs).toBe(400);
   });
 
-  it('takes the median render time, so one slow photo does not double every estimate', () => {
+  it('is not slowed by a burst of uploads that stretched the latest few renders (the burst ends before its queue)', () => {
+    const renders = [...busyRun(10_000, 1, 500, 5), ...busyRun(0, 1, 200, 15)];
+    const throughput = measureThroughput(renders, prior);
+    expect(throughput.renderMs).toBe(200);
+    expect(throughput.jobsPerSecond).toBeCloseTo(5, 5);
+  });
+
+  it('follows a machine that has slowed down for good within one window of renders', () => {
+    const renders = [...busyRun(100_000, 1, 900, 20), ...busyRun(0, 1, 400, 20)];
+    expect(measureThroughput(renders, prior).renderMs).toBe(900);
+  });
+
+  it('takes a robust render time (the lower quartile of the latest), so one slow photo does not double every estimate', () => {
     const renders = busyRun(0, 1, 800, 9);
     (renders[0] as RecentRender).renderMs = 8000;
     expect(measureThroughput(renders, prior).renderMs).toBe(800);

@@ -38,10 +38,16 @@ export const ETA_WINDOW = {
   /** The latest renders whose overlaps show how many workers there are: a few rounds of every worker. */
   renders: 40,
   /**
-   * The latest renders whose median is the render time: robust to a few slow photos, and quick to follow
-   * the machine's speed (a burst of uploads or a neighbour's load slows renders, and they speed up after).
+   * The latest renders whose median shows how fast the workers have just been going: robust to a few slow
+   * photos, and quick to follow the machine's speed.
    */
   recentRenders: 9,
+  /**
+   * The latest renders whose lower quartile is a render with its cores to itself: a burst of uploads (each
+   * checked on the same cores) or a neighbour's moment of load stretches the renders it overlaps, but a
+   * burst far above what the workers can render is over long before the queue it builds is.
+   */
+  speedRenders: 20,
   /** The latest ends a busy stretch's rate is taken over: a few rounds of every worker. */
   busyEnds: 20,
   /** Ends further apart than this many times the expected interval (R / W) mean the workers sat idle. */
@@ -50,12 +56,13 @@ export const ETA_WINDOW = {
   maxAgeMs: 10 * 60_000,
 } as const;
 
-function median(values: number[]): number {
+/** The p-th percentile (0–1) of `values`, interpolated between the two nearest. */
+function quantile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  const at = (sorted.length - 1) * p;
+  const below = sorted[Math.floor(at)] as number;
+  const above = sorted[Math.ceil(at)] as number;
+  return below + (above - below) * (at - Math.floor(at));
 }
 
 /** The most renders that were running at one moment: how many workers (of every process) have been seen at work. */
@@ -95,12 +102,13 @@ export function busyRate(renders: readonly RecentRender[], workers: number, rend
 }
 
 /**
- * Throughput while there is a queue. The capacity: W workers each finishing a job per render time, W / R,
- * with R the median of the latest few renders (one slow photo does not move it) and W the most renders
- * seen running at once, never less than the workers this process runs. Where the workers have lately been
- * busy and finished fewer jobs than that, what they really finished (the time between renders counts):
- * completions per second over a whole window would count idle time too, and make the first queue after a
- * quiet spell look several times slower than it is.
+ * Throughput while there is a queue: W workers each finishing a job per render, W / R, with W the most
+ * renders seen running at once (never less than the workers this process runs) and R the lower quartile of
+ * the latest renders (what a render takes when nothing else crowds its cores). Where the workers have lately
+ * been busy, the share of their capacity they really turned into finished jobs (the queue's hand-off, the
+ * photo's deletion and the records written between renders: in scale mode, round trips as long as a render)
+ * scales that down. Completions per second over a whole window would count idle time too, and make the first
+ * queue after a quiet spell look several times slower than it is.
  */
 export function measureThroughput(renders: readonly RecentRender[], prior: EtaPrior): Throughput {
   const localWorkers = Math.max(1, prior.workers);
@@ -111,12 +119,13 @@ export function measureThroughput(renders: readonly RecentRender[], prior: EtaPr
       renderMs: prior.renderMs,
       measured: 0,
     };
-  const latest = renders.slice(0, ETA_WINDOW.recentRenders);
-  const renderMs = Math.max(1, median(latest.map((render) => render.renderMs)));
+  const times = (count: number) => renders.slice(0, count).map((render) => render.renderMs);
   const workers = Math.max(localWorkers, mostAtOnce(renders));
-  const capacity = (workers * 1000) / renderMs;
-  const jobsPerSecond = Math.min(capacity, busyRate(renders, workers, renderMs) ?? capacity);
-  return { workers, jobsPerSecond, renderMs, measured: renders.length };
+  const recentMs = Math.max(1, quantile(times(ETA_WINDOW.recentRenders), 0.5));
+  const busy = busyRate(renders, workers, recentMs);
+  const realised = busy === undefined ? 1 : Math.min(1, (busy * recentMs) / (workers * 1000));
+  const renderMs = Math.max(1, quantile(times(ETA_WINDOW.speedRenders), 0.25));
+  return { workers, jobsPerSecond: (realised * workers * 1000) / renderMs, renderMs, measured: renders.length };
 }
 
 export interface JobProgress {
