@@ -1,0 +1,180 @@
+/**
+ * The shape of every tessera in a label map (one tile index per pixel): its area, centroid and
+ * minimum-area bounding rectangle, found by rotating calipers on the convex hull of its pixels'
+ * corners. Read by the artwork measures (`andamento-measures.ts`).
+ */
+
+/** The part of the label map that shows, right and bottom exclusive. */
+export interface Window {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface Rectangle {
+  area: number;
+  /** Side lengths, long first. */
+  long: number;
+  short: number;
+  /** Direction of the long side in radians, 0 ≤ angle < π (x right, y down). */
+  angle: number;
+}
+
+export interface TileShapes {
+  count: number;
+  /** Pixels of each tile inside the window. */
+  area: Uint32Array;
+  centreX: Float32Array;
+  centreY: Float32Array;
+  /** 1 where the tile lies wholly inside the window (a tile cut by the frame has no true shape). */
+  complete: Uint8Array;
+  /** Its minimum bounding rectangle (long side, short side, long side's angle); 0 for empty tiles. */
+  long: Float32Array;
+  short: Float32Array;
+  angle: Float32Array;
+}
+
+/**
+ * The convex hull (counter-clockwise in y-down pixels, no collinear points) of a flat list of
+ * x, y pairs, by Andrew's monotone chain.
+ */
+export function convexHull(xy: ArrayLike<number>): number[] {
+  const order = Array.from({ length: xy.length / 2 }, (_, i) => i).sort(
+    (a, b) => (xy[a * 2] as number) - (xy[b * 2] as number) || (xy[a * 2 + 1] as number) - (xy[b * 2 + 1] as number),
+  );
+  const cross = (o: number, a: number, b: number) => {
+    const ox = xy[o * 2] as number;
+    const oy = xy[o * 2 + 1] as number;
+    return (
+      ((xy[a * 2] as number) - ox) * ((xy[b * 2 + 1] as number) - oy) -
+      ((xy[a * 2 + 1] as number) - oy) * ((xy[b * 2] as number) - ox)
+    );
+  };
+  const chain = (points: number[]) => {
+    const out: number[] = [];
+    for (const p of points) {
+      while (out.length >= 2 && cross(out[out.length - 2] as number, out[out.length - 1] as number, p) <= 0) out.pop();
+      out.push(p);
+    }
+    out.pop();
+    return out;
+  };
+  const hull = [...chain(order), ...chain([...order].reverse())];
+  return hull.flatMap((i) => [xy[i * 2] as number, xy[i * 2 + 1] as number]);
+}
+
+/**
+ * The smallest rectangle around a convex polygon (flat x, y pairs): one of its sides lies along an
+ * edge of the polygon, so each edge direction is tried (rotating calipers, O(n²) here: tiles
+ * have a few dozen hull points).
+ */
+export function minimumRectangle(hull: readonly number[]): Rectangle {
+  const n = hull.length / 2;
+  let best: Rectangle = { area: Number.POSITIVE_INFINITY, long: 0, short: 0, angle: 0 };
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    const ex = (hull[j * 2] as number) - (hull[i * 2] as number);
+    const ey = (hull[j * 2 + 1] as number) - (hull[i * 2 + 1] as number);
+    const length = Math.hypot(ex, ey);
+    if (length === 0) continue;
+    const ux = ex / length;
+    const uy = ey / length;
+    let minU = Number.POSITIVE_INFINITY;
+    let maxU = Number.NEGATIVE_INFINITY;
+    let minV = Number.POSITIVE_INFINITY;
+    let maxV = Number.NEGATIVE_INFINITY;
+    for (let k = 0; k < n; k++) {
+      const px = hull[k * 2] as number;
+      const py = hull[k * 2 + 1] as number;
+      const u = px * ux + py * uy;
+      const v = -px * uy + py * ux;
+      if (u < minU) minU = u;
+      if (u > maxU) maxU = u;
+      if (v < minV) minV = v;
+      if (v > maxV) maxV = v;
+    }
+    const along = maxU - minU;
+    const across = maxV - minV;
+    const area = along * across;
+    if (area < best.area - 1e-9) {
+      const direction = along >= across ? Math.atan2(uy, ux) : Math.atan2(ux, -uy);
+      const angle = ((direction % Math.PI) + Math.PI) % Math.PI;
+      best = { area, long: Math.max(along, across), short: Math.min(along, across), angle };
+    }
+  }
+  return best;
+}
+
+/**
+ * Every tile's shape inside `window`. Each row run of a tile adds the four corners of its end
+ * pixels, whose hull is the hull of all the tile's pixel squares.
+ */
+export function tileShapes(labels: Uint16Array, width: number, window: Window, count?: number): TileShapes {
+  const { left, top, right, bottom } = window;
+  let tiles = count ?? 0;
+  if (count === undefined) {
+    for (let y = top; y < bottom; y++)
+      for (let x = left; x < right; x++) tiles = Math.max(tiles, (labels[y * width + x] as number) + 1);
+  }
+  const area = new Uint32Array(tiles);
+  const sumX = new Float64Array(tiles);
+  const sumY = new Float64Array(tiles);
+  const runs = new Uint32Array(tiles);
+  const complete = new Uint8Array(tiles).fill(1);
+  const eachRun = (visit: (t: number, x0: number, x1: number, y: number) => void) => {
+    for (let y = top; y < bottom; y++) {
+      const row = y * width;
+      for (let x = left; x < right; ) {
+        const t = labels[row + x] as number;
+        let end = x + 1;
+        while (end < right && labels[row + end] === t) end++;
+        visit(t, x, end, y);
+        x = end;
+      }
+    }
+  };
+  eachRun((t, x0, x1, y) => {
+    const n = x1 - x0;
+    area[t] = (area[t] as number) + n;
+    sumX[t] = (sumX[t] as number) + (n * (x0 + x1 - 1)) / 2;
+    sumY[t] = (sumY[t] as number) + n * y;
+    runs[t] = (runs[t] as number) + 1;
+    if (x0 === left || x1 === right || y === top || y === bottom - 1) complete[t] = 0;
+  });
+  // The runs' end corners, grouped by tile (compressed rows: offsets, then 8 numbers per run).
+  const offsets = new Uint32Array(tiles + 1);
+  for (let t = 0; t < tiles; t++) offsets[t + 1] = (offsets[t] as number) + (runs[t] as number) * 8;
+  const corners = new Int32Array(offsets[tiles] as number);
+  const filled = offsets.slice(0, tiles);
+  eachRun((t, x0, x1, y) => {
+    const o = filled[t] as number;
+    corners.set([x0, y, x0, y + 1, x1, y, x1, y + 1], o);
+    filled[t] = o + 8;
+  });
+  const shapes: TileShapes = {
+    count: tiles,
+    area,
+    centreX: new Float32Array(tiles),
+    centreY: new Float32Array(tiles),
+    complete,
+    long: new Float32Array(tiles),
+    short: new Float32Array(tiles),
+    angle: new Float32Array(tiles),
+  };
+  for (let t = 0; t < tiles; t++) {
+    const a = area[t] as number;
+    if (a === 0) {
+      complete[t] = 0;
+      continue;
+    }
+    // Pixel centres sit at +0.5 in corner coordinates.
+    shapes.centreX[t] = (sumX[t] as number) / a + 0.5;
+    shapes.centreY[t] = (sumY[t] as number) / a + 0.5;
+    const rectangle = minimumRectangle(convexHull(corners.subarray(offsets[t], offsets[t + 1])));
+    shapes.long[t] = rectangle.long;
+    shapes.short[t] = rectangle.short;
+    shapes.angle[t] = rectangle.angle;
+  }
+  return shapes;
+}
