@@ -2,7 +2,8 @@
  * Engine benchmark: median and p95 of every render stage on 1080×1350 output after warm-up, peak
  * memory, and — on the same photo and output size, in the same run — a plain decode→resize→encode
  * pass (the floor) and Debian's metapixel making a classic photomosaic (the peer). Writes its
- * section of BENCHMARKS.md between the engine markers. Run: `npm run bench -w packages/mosaic`.
+ * section of BENCHMARKS.md between the engine markers, then the artwork measures (`artwork.ts`)
+ * into theirs. Run: `npm run bench -w packages/mosaic`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { renderDetailed } from '../src/render.js';
 import { reducedLuma, toRgb } from '../src/testing/images.js';
 import { PORTRAIT_NAMES, portrait } from '../src/testing/photos.js';
 import { ssim } from '../src/testing/ssim.js';
+import { runArtworkBench } from './artwork.js';
 import { timeNetworks } from './networks.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -269,3 +271,6 @@ const pattern = /<!-- engine:start -->[\s\S]*?<!-- engine:end -->/;
 const updated = pattern.test(existing) ? existing.replace(pattern, section) : `${existing.trimEnd()}\n\n${section}\n`;
 await writeFile(benchmarks, updated);
 console.log(section);
+
+// The artwork's own measures per test photo, beside today's engine (its own section).
+await runArtworkBench();

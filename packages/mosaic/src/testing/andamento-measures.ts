@@ -26,6 +26,11 @@ export interface OrientationMeasure {
   median: number;
   /** The same median if every tessera lay at a random angle, for these shares of squares and elongated tiles. */
   random: number;
+  /**
+   * The same median with each tessera paired with another measured tessera's contour (a fixed
+   * shuffle): chance level for this photo's own mix of tile and contour directions.
+   */
+  shuffled: number;
   tiles: number;
   /** Share of the measured tiles that count as squares. */
   squares: number;
@@ -93,6 +98,26 @@ export function randomMedian(squareShare: number): number {
   return 45 + ((0.5 - below45) / (1 - squareShare)) * 90;
 }
 
+interface Measured {
+  angle: number;
+  square: boolean;
+  contour: number;
+}
+
+/** Each tessera against the contour of another, picked by a fixed-seed shuffle; sorted. */
+function shuffledErrors(measured: Measured[]): number[] {
+  const order = measured.map((_, i) => i);
+  let state = 1;
+  for (let i = order.length - 1; i > 0; i--) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    const j = state % (i + 1);
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return measured
+    .map((m, i) => axisError(m.angle, (measured[order[i] as number] as Measured).contour, m.square))
+    .sort((a, b) => a - b);
+}
+
 function pointInPolygon(polygon: readonly number[], x: number, y: number): boolean {
   let inside = false;
   const n = polygon.length / 2;
@@ -134,6 +159,7 @@ export function measureArtwork(input: MeasureInput): AndamentoMeasures {
   const face = convexHull(input.faceOutline.flatMap((p) => [p.x, p.y]));
 
   const errors: number[] = [];
+  const measured: Measured[] = [];
   let squares = 0;
   const ratios: number[] = [];
   const areas: Record<Region, number[]> = { face: [], body: [], background: [] };
@@ -159,7 +185,9 @@ export function measureArtwork(input: MeasureInput): AndamentoMeasures {
     const square = long < SQUARE_ASPECT * short;
     if (square) squares++;
     errors.push(axisError(shapes.angle[t] as number, field.tangent[edge] as number, square));
+    measured.push({ angle: shapes.angle[t] as number, square, contour: field.tangent[edge] as number });
   }
+  const shuffled = shuffledErrors(measured);
   errors.sort((a, b) => a - b);
   ratios.sort((a, b) => a - b);
   const squareShare = errors.length ? squares / errors.length : 0;
@@ -167,6 +195,7 @@ export function measureArtwork(input: MeasureInput): AndamentoMeasures {
     orientation: {
       median: quantile(errors, 0.5),
       random: randomMedian(squareShare),
+      shuffled: quantile(shuffled, 0.5),
       tiles: errors.length,
       squares: squareShare,
       threshold: field.threshold,
