@@ -255,6 +255,15 @@ describe('grout', () => {
     expect(measureArtwork(artwork(grid, stripes, { painted: uneven })).grout.widthCv).toBeGreaterThan(0.2);
   });
 
+  it('does not take a spot of sheen inside a tile for a joint', () => {
+    const sheen = painted(
+      grid,
+      (x, y) => lastOf(x) || lastOf(y) || (x % 12 >= 5 && x % 12 <= 6 && y % 12 >= 5 && y % 12 <= 6),
+    );
+    const { grout } = measureArtwork(artwork(grid, stripes, { painted: sheen }));
+    expect(grout.coverage).toBeCloseTo(23 / 144, 2);
+  });
+
   it('sees no joint where none is drawn', () => {
     const { grout } = measureArtwork(artwork(grid, stripes));
     expect(grout.coverage).toBe(0);

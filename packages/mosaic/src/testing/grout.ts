@@ -3,11 +3,14 @@ import type { Window } from './tile-shapes.js';
 /**
  * The joints as a viewer sees them in the painted artwork, whatever the painter draws them with:
  * a pixel of a tile is joint when it departs from the tile's own interior colour by more than
- * `JOINT_CONTRAST` of that colour's strongest channel (at least `JOINT_FLOOR` levels): grout, a
- * joint in the tile's shadow, or a bevel dark enough to read as one.
+ * `JOINT_CONTRAST` of that colour's strongest channel (at least `JOINT_FLOOR` levels) within
+ * `JOINT_REACH` of another tile: grout, a joint in the tile's shadow, or a bevel dark enough to read
+ * as one.
  */
 export const JOINT_CONTRAST = 0.14;
 export const JOINT_FLOOR = 6;
+/** Joint pixels lie at most this far (pixels, along a row or column) from another tile. */
+export const JOINT_REACH = 3;
 /** Joint runs are followed at most this far into each tile. */
 const MAX_HALF_WIDTH = 8;
 
@@ -57,6 +60,17 @@ export function jointPixels(labels: Uint16Array, painted: Uint8Array, width: num
     if (!from) continue;
     for (let c = 0; c < 3; c++) reference[t * 3 + c] = (from[t * 4 + c] as number) / (from[t * 4 + 3] as number);
   }
+  // A joint runs along a border: a highlight or a spot of sheen inside a tile is not one.
+  const nearBorder = (i: number, x: number, y: number) => {
+    const t = labels[i];
+    for (let k = 1; k <= JOINT_REACH; k++) {
+      if (x - k >= left && labels[i - k] !== t) return true;
+      if (x + k < right && labels[i + k] !== t) return true;
+      if (y - k >= top && labels[i - k * width] !== t) return true;
+      if (y + k < bottom && labels[i + k * width] !== t) return true;
+    }
+    return false;
+  };
   const joint = new Uint8Array(labels.length);
   for (let y = top; y < bottom; y++) {
     for (let x = left; x < right; x++) {
@@ -72,7 +86,7 @@ export function jointPixels(labels: Uint16Array, painted: Uint8Array, width: num
         Math.abs((painted[i * 3 + 1] as number) - g),
         Math.abs((painted[i * 3 + 2] as number) - b),
       );
-      if (departs > limit) joint[i] = 1;
+      if (departs > limit && nearBorder(i, x, y)) joint[i] = 1;
     }
   }
   return joint;
