@@ -6,8 +6,8 @@
 
 /** Pre-smoothing of the luma: three box passes of radius 1 (≈ Gaussian σ 1.4). */
 const LUMA_RADIUS = 1;
-/** Smoothing of the tensor: three box passes of radius 3 (≈ Gaussian σ 3.5 px, about a small tessera). */
-const TENSOR_RADIUS = 3;
+/** The tensor is averaged over a 9×9 box (σ ≈ 2.6 px), about a small tessera. */
+const TENSOR_RADIUS = 4;
 /** Share of the considered pixels counted as strong edges: the top 10 % of gradient magnitude. */
 export const STRONG_EDGE_SHARE = 0.1;
 /** Never below this gradient (luma levels per pixel, Sobel / 8): a flat photo has no contours. */
@@ -91,28 +91,42 @@ export function contourField(
 ): ContourField {
   const soft = smooth(luma, width, height, LUMA_RADIUS);
   const n = width * height;
-  const jxx = new Float32Array(n);
-  const jxy = new Float32Array(n);
-  const jyy = new Float32Array(n);
+  // The tensor's components are only needed around strong edges: summed-area tables give any
+  // pixel's box average without smoothing whole images.
+  const stride = width + 1;
+  const ixx = new Float64Array(stride * (height + 1));
+  const ixy = new Float64Array(stride * (height + 1));
+  const iyy = new Float64Array(stride * (height + 1));
   const magnitude = new Float32Array(n);
-  for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
+  for (let y = 0; y < height; y++) {
+    let rxx = 0;
+    let rxy = 0;
+    let ryy = 0;
+    for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      const nw = soft[i - width - 1] as number;
-      const ne = soft[i - width + 1] as number;
-      const sw = soft[i + width - 1] as number;
-      const se = soft[i + width + 1] as number;
-      const gx = (ne + 2 * (soft[i + 1] as number) + se - nw - 2 * (soft[i - 1] as number) - sw) / 8;
-      const gy = (sw + 2 * (soft[i + width] as number) + se - nw - 2 * (soft[i - width] as number) - ne) / 8;
-      jxx[i] = gx * gx;
-      jxy[i] = gx * gy;
-      jyy[i] = gy * gy;
-      magnitude[i] = Math.hypot(gx, gy);
+      if (y > 0 && y < height - 1 && x > 0 && x < width - 1) {
+        const nw = soft[i - width - 1] as number;
+        const ne = soft[i - width + 1] as number;
+        const sw = soft[i + width - 1] as number;
+        const se = soft[i + width + 1] as number;
+        const gx = (ne + 2 * (soft[i + 1] as number) + se - nw - 2 * (soft[i - 1] as number) - sw) / 8;
+        const gy = (sw + 2 * (soft[i + width] as number) + se - nw - 2 * (soft[i - width] as number) - ne) / 8;
+        rxx += gx * gx;
+        rxy += gx * gy;
+        ryy += gy * gy;
+        magnitude[i] = Math.sqrt(gx * gx + gy * gy);
+      }
+      const o = (y + 1) * stride + x + 1;
+      ixx[o] = (ixx[o - stride] as number) + rxx;
+      ixy[o] = (ixy[o - stride] as number) + rxy;
+      iyy[o] = (iyy[o - stride] as number) + ryy;
     }
   }
-  const sxx = smooth(jxx, width, height, TENSOR_RADIUS);
-  const sxy = smooth(jxy, width, height, TENSOR_RADIUS);
-  const syy = smooth(jyy, width, height, TENSOR_RADIUS);
+  const boxSum = (table: Float64Array, x0: number, y0: number, x1: number, y1: number) =>
+    (table[y1 * stride + x1] as number) -
+    (table[y0 * stride + x1] as number) -
+    (table[y1 * stride + x0] as number) +
+    (table[y0 * stride + x0] as number);
 
   // The threshold: a quantile of the considered pixels' gradients, from a histogram in ¼-level steps.
   const bins = new Uint32Array(1024);
@@ -132,9 +146,15 @@ export function contourField(
   const tangent = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if ((magnitude[i] as number) < threshold || !consider[i]) continue;
-    const a = sxx[i] as number;
-    const b = sxy[i] as number;
-    const c = syy[i] as number;
+    const x = i % width;
+    const y = (i - x) / width;
+    const x0 = Math.max(0, x - TENSOR_RADIUS);
+    const y0 = Math.max(0, y - TENSOR_RADIUS);
+    const x1 = Math.min(width, x + TENSOR_RADIUS + 1);
+    const y1 = Math.min(height, y + TENSOR_RADIUS + 1);
+    const a = boxSum(ixx, x0, y0, x1, y1);
+    const b = boxSum(ixy, x0, y0, x1, y1);
+    const c = boxSum(iyy, x0, y0, x1, y1);
     const trace = a + c;
     const coherence = trace > 0 ? Math.sqrt((a - c) ** 2 + 4 * b * b) / trace : 0;
     if (coherence < MIN_COHERENCE) continue;
@@ -167,7 +187,7 @@ export function nearestMarked(marked: Uint8Array, width: number, height: number)
   }
   const offer = (i: number, x: number, y: number, from: number) => {
     const source = nearest[from] as number;
-    if (source < 0) return;
+    if (source < 0 || source === nearest[i]) return;
     const dx = (nx[from] as number) - x;
     const dy = (ny[from] as number) - y;
     const d = dx * dx + dy * dy;

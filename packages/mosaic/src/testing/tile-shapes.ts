@@ -65,6 +65,41 @@ export function convexHull(xy: ArrayLike<number>): number[] {
 }
 
 /**
+ * The convex hull of a tile from its extreme corners row by row (entries `from`–`to` of `minX` and
+ * `maxX`, the first on row `y0`). The points come already sorted by row, so the monotone chain
+ * runs without a sort; rows a tile skips (it may be cut in two) hold no corners.
+ */
+function rowHull(minX: Int32Array, maxX: Int32Array, from: number, to: number, y0: number): number[] {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let k = from; k < to; k++) {
+    const right = maxX[k] as number;
+    if (right < 0) continue;
+    const y = y0 + k - from;
+    xs.push(minX[k] as number);
+    ys.push(y);
+    if (right !== minX[k]) {
+      xs.push(right);
+      ys.push(y);
+    }
+  }
+  const cross = (o: number, a: number, b: number) =>
+    ((xs[a] as number) - (xs[o] as number)) * ((ys[b] as number) - (ys[o] as number)) -
+    ((ys[a] as number) - (ys[o] as number)) * ((xs[b] as number) - (xs[o] as number));
+  const chain = (from: number, step: number) => {
+    const out: number[] = [];
+    for (let p = from; p >= 0 && p < xs.length; p += step) {
+      while (out.length >= 2 && cross(out[out.length - 2] as number, out[out.length - 1] as number, p) <= 0) out.pop();
+      out.push(p);
+    }
+    out.pop();
+    return out;
+  };
+  const hull = [...chain(0, 1), ...chain(xs.length - 1, -1)];
+  return hull.flatMap((p) => [xs[p] as number, ys[p] as number]);
+}
+
+/**
  * The smallest rectangle around a convex polygon (flat x, y pairs): one of its sides lies along an
  * edge of the polygon, so each edge direction is tried (rotating calipers, O(n²) here: tiles
  * have a few dozen hull points).
@@ -120,7 +155,8 @@ export function tileShapes(labels: Uint16Array, width: number, window: Window, c
   const area = new Uint32Array(tiles);
   const sumX = new Float64Array(tiles);
   const sumY = new Float64Array(tiles);
-  const runs = new Uint32Array(tiles);
+  const firstRow = new Int32Array(tiles).fill(-1);
+  const lastRow = new Int32Array(tiles);
   const complete = new Uint8Array(tiles).fill(1);
   const eachRun = (visit: (t: number, x0: number, x1: number, y: number) => void) => {
     for (let y = top; y < bottom; y++) {
@@ -139,18 +175,25 @@ export function tileShapes(labels: Uint16Array, width: number, window: Window, c
     area[t] = (area[t] as number) + n;
     sumX[t] = (sumX[t] as number) + (n * (x0 + x1 - 1)) / 2;
     sumY[t] = (sumY[t] as number) + n * y;
-    runs[t] = (runs[t] as number) + 1;
+    if (firstRow[t] === -1) firstRow[t] = y;
+    lastRow[t] = y;
     if (x0 === left || x1 === right || y === top || y === bottom - 1) complete[t] = 0;
   });
-  // The runs' end corners, grouped by tile (compressed rows: offsets, then 8 numbers per run).
+  // The leftmost and rightmost pixel corner on every corner row of each tile (a tile spanning rows
+  // y0–y1 has corners on rows y0–y1 + 1): one compressed table, `offsets` into it per tile.
   const offsets = new Uint32Array(tiles + 1);
-  for (let t = 0; t < tiles; t++) offsets[t + 1] = (offsets[t] as number) + (runs[t] as number) * 8;
-  const corners = new Int32Array(offsets[tiles] as number);
-  const filled = offsets.slice(0, tiles);
+  for (let t = 0; t < tiles; t++) {
+    const rows = firstRow[t] === -1 ? 0 : (lastRow[t] as number) - (firstRow[t] as number) + 2;
+    offsets[t + 1] = (offsets[t] as number) + rows;
+  }
+  const minX = new Int32Array(offsets[tiles] as number).fill(2 ** 30);
+  const maxX = new Int32Array(offsets[tiles] as number).fill(-1);
   eachRun((t, x0, x1, y) => {
-    const o = filled[t] as number;
-    corners.set([x0, y, x0, y + 1, x1, y, x1, y + 1], o);
-    filled[t] = o + 8;
+    const o = (offsets[t] as number) + y - (firstRow[t] as number);
+    for (const k of [o, o + 1]) {
+      if (x0 < (minX[k] as number)) minX[k] = x0;
+      if (x1 > (maxX[k] as number)) maxX[k] = x1;
+    }
   });
   const shapes: TileShapes = {
     count: tiles,
@@ -171,7 +214,9 @@ export function tileShapes(labels: Uint16Array, width: number, window: Window, c
     // Pixel centres sit at +0.5 in corner coordinates.
     shapes.centreX[t] = (sumX[t] as number) / a + 0.5;
     shapes.centreY[t] = (sumY[t] as number) / a + 0.5;
-    const rectangle = minimumRectangle(convexHull(corners.subarray(offsets[t], offsets[t + 1])));
+    const rectangle = minimumRectangle(
+      rowHull(minX, maxX, offsets[t] as number, offsets[t + 1] as number, firstRow[t] as number),
+    );
     shapes.long[t] = rectangle.long;
     shapes.short[t] = rectangle.short;
     shapes.angle[t] = rectangle.angle;
