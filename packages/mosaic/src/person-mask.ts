@@ -1,0 +1,327 @@
+import type { RgbImage } from './decode.js';
+import { type Framing, fillsCanvas, photoCoverage } from './framing.js';
+import type { Landmarks } from './landmarks.js';
+import { upsampleMask } from './resample.js';
+import { scratch } from './scratch.js';
+
+/**
+ * Where the visitor is, as a person probability (0–1) on the framed photo at half the artwork's
+ * resolution. The selfie model's 256×256 mask is coarse and, between an arm and the body or beside
+ * the neck, sometimes sure of "person" where the photo shows its wall: painted from the portrait
+ * palette, that wall would come out as cream, gold or lilac tiles beside the jaw. Its verdict is
+ * therefore weighed against the photo's own colours: a colour the background is full of and the
+ * visitor hardly shows is taken for background even where the model says person, and the other
+ * way round. The face (FaceMesh's oval) always counts as the visitor.
+ */
+
+/** What the person mask is built from: the framed photo and where it came from. */
+export interface PersonSource {
+  framing: Framing;
+  /** Size of the image the framing's photo coordinates refer to. */
+  from: { width: number; height: number };
+  /** The framed photo at half the artwork's resolution. */
+  half: RgbImage;
+  /** The face's landmarks in artwork pixels. */
+  landmarks: Landmarks;
+}
+
+/** The selfie model's output: person probability (0–255) on its own square grid over the framed photo. */
+export interface ModelMask {
+  mask: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Model probabilities above this sample the visitor's colours, below BACKGROUND_SURE the room's. */
+const PERSON_SURE = 0.9;
+const BACKGROUND_SURE = 0.1;
+/** The model's log-odds are clamped here: a model certain of a wall is still only this certain. */
+const MODEL_LOGIT = 3.5;
+/**
+ * Weight of the colour evidence against the model's. The strongest evidence (COLOUR_LOGIT: a
+ * colour the room is full of and the visitor shows nowhere else) outweighs a certain model.
+ */
+const COLOUR_WEIGHT = 1.5;
+/** Colour log-odds are clamped: an unseen colour is no proof of anything. */
+const COLOUR_LOGIT = 4;
+/**
+ * A first reading's colours this much likelier in the room than on the visitor are left out of the
+ * visitor's colours the second time: stretches of wall the model took for the person.
+ */
+const WALL_LOGIT = -1.5;
+/**
+ * Where the model is unsure (the rim, hair), colour evidence is averaged over NEAR quarter-
+ * resolution pixels (about 5 artwork pixels); where it is sure, over FAR (about 25, a body tile),
+ * so a thin stripe of a room colour on a dress or a strand of hair never overrules it, a wall does.
+ */
+const NEAR = 1;
+const FAR = 6;
+/** Half-width (quarter-resolution pixels) of the rim around a first reading's boundary. */
+const SETTLED = 3;
+/** RGB quantised to 4 bits a channel: 4,096 bins, each about 5–8 ΔE wide. */
+const LEVELS = 16;
+const BINS = LEVELS * LEVELS * LEVELS;
+/** Log-odds → probability, tabulated over ±LOGIT_RANGE. */
+const LOGIT_RANGE = MODEL_LOGIT + COLOUR_WEIGHT * COLOUR_LOGIT;
+const SIGMOID_STEPS = 1024;
+const SIGMOID = Float32Array.from(
+  { length: SIGMOID_STEPS + 1 },
+  (_, k) => 1 / (1 + Math.exp(-((k / SIGMOID_STEPS) * 2 - 1) * LOGIT_RANGE)),
+);
+/** Model probability (in 1/1024 steps) → clamped log-odds. */
+const MODEL_LOGITS = Float32Array.from({ length: SIGMOID_STEPS + 1 }, (_, k) => {
+  const p = k / SIGMOID_STEPS;
+  return clamp(Math.log((p + 1e-3) / (1 - p + 1e-3)), MODEL_LOGIT);
+});
+
+export function personProbability(source: PersonSource, model: ModelMask): Float32Array {
+  const { half, framing, from, landmarks } = source;
+  const { width, height } = half;
+  const n = width * height;
+  const prior = upsampleMask(
+    model.mask,
+    model.width,
+    model.height,
+    width,
+    height,
+    scratch('person-prior', Float32Array, n),
+  );
+  // Where the framing reaches past the photo, its grey fill is no colour of the room.
+  const coverage = fillsCanvas(framing, from.width, from.height)
+    ? undefined
+    : photoCoverage(framing, from.width, from.height, 2, scratch('person-coverage', Float32Array, n));
+  const face = faceOval(landmarks.outline, width, height);
+  // Colours are read at a quarter of the artwork's resolution (every other half-resolution pixel
+  // each way): plenty for a histogram, and the evidence is averaged over neighbourhoods anyway.
+  const qw = Math.ceil(width / 2);
+  const qh = Math.ceil(height / 2);
+  const sampled = sample(half.data, prior, face, coverage, width, height);
+  const table = colourTable(sampled);
+  const near = scratch('person-evidence', Float32Array, qw * qh);
+  for (let q = 0; q < near.length; q++) near[q] = table[sampled.bins[q] as number] as number;
+  const far = scratch('person-evidence-far', Float32Array, qw * qh);
+  far.set(near);
+  boxBlur(near, qw, qh, NEAR);
+  boxBlur(far, qw, qh, FAR);
+  const settled = settledness(prior, face, far, width, height);
+  const out = scratch('half-mask', Float32Array, n);
+  for (let y = 0, i = 0; y < height; y++) {
+    const row = (y >> 1) * qw;
+    for (let x = 0; x < width; x++, i++) {
+      if (face[i]) {
+        out[i] = 1;
+        continue;
+      }
+      const p = prior[i] as number;
+      const q = row + (x >> 1);
+      const sure = Math.min(Math.abs(p - 0.5) * 2, settled[q] as number);
+      const evidence = (near[q] as number) * (1 - sure) + (far[q] as number) * sure;
+      out[i] = combine(p, evidence);
+    }
+  }
+  // Beyond the photo there is no visitor, only background (even where the face oval would
+  // continue past the edge).
+  if (coverage) for (let i = 0; i < n; i++) out[i] = (out[i] as number) * (coverage[i] as number);
+  return out;
+}
+
+/** Person probability from the model's probability and the colour evidence (log-odds). */
+function combine(p: number, evidence: number): number {
+  const logit = (MODEL_LOGITS[(p * SIGMOID_STEPS + 0.5) | 0] as number) + COLOUR_WEIGHT * evidence;
+  return SIGMOID[((logit / LOGIT_RANGE + 1) * 0.5 * SIGMOID_STEPS + 0.5) | 0] as number;
+}
+
+/**
+ * How settled each quarter-resolution pixel is: 1 far from where a first reading (the model and the
+ * broad colour evidence) changes between visitor and room, 0 on that line. Where a wall has just
+ * been taken from the visitor, the rim between them is decided by the near colours, so the wall's
+ * last strip beside the arm or the neck goes with the wall.
+ */
+function settledness(
+  prior: Float32Array,
+  face: Uint8Array,
+  far: Float32Array,
+  width: number,
+  height: number,
+): Float32Array {
+  const qw = Math.ceil(width / 2);
+  const qh = Math.ceil(height / 2);
+  const settled = scratch('person-settled', Float32Array, qw * qh);
+  for (let y = 0, q = 0; y < qh; y++) {
+    for (let x = 0; x < qw; x++, q++) {
+      const i = y * 2 * width + x * 2;
+      settled[q] = face[i] || combine(prior[i] as number, far[q] as number) >= 0.5 ? 1 : 0;
+    }
+  }
+  boxBlur(settled, qw, qh, SETTLED);
+  for (let q = 0; q < settled.length; q++) settled[q] = Math.abs((settled[q] as number) - 0.5) * 2;
+  return settled;
+}
+
+function clamp(v: number, limit: number): number {
+  return v > limit ? limit : v < -limit ? -limit : v;
+}
+
+/** The quarter-resolution samples the colours are read from. */
+interface Samples {
+  /** Colour bin of each sample. */
+  bins: Uint16Array;
+  /** Which side the sample teaches: PERSON_SIDE, ROOM_SIDE or neither (0). */
+  side: Uint8Array;
+}
+const PERSON_SIDE = 1;
+const ROOM_SIDE = 2;
+
+/** Every other half-resolution pixel each way: its colour bin and what the model and face say of it. */
+function sample(
+  rgb: Uint8Array,
+  prior: Float32Array,
+  face: Uint8Array,
+  coverage: Float32Array | undefined,
+  width: number,
+  height: number,
+): Samples {
+  const qw = Math.ceil(width / 2);
+  const qh = Math.ceil(height / 2);
+  const bins = scratch('person-bins', Uint16Array, qw * qh);
+  const side = scratch('person-side', Uint8Array, qw * qh);
+  for (let y = 0, q = 0; y < qh; y++) {
+    for (let x = 0; x < qw; x++, q++) {
+      const i = y * 2 * width + x * 2;
+      const o = i * 3;
+      bins[q] = (((rgb[o] as number) >> 4) << 8) | (((rgb[o + 1] as number) >> 4) << 4) | ((rgb[o + 2] as number) >> 4);
+      const p = prior[i] as number;
+      side[q] =
+        face[i] || p >= PERSON_SURE
+          ? PERSON_SIDE
+          : p <= BACKGROUND_SURE && (!coverage || (coverage[i] as number) >= 1)
+            ? ROOM_SIDE
+            : 0;
+    }
+  }
+  return { bins, side };
+}
+
+/**
+ * For each colour bin, how much likelier it is on the visitor than in the room (log-odds). The
+ * visitor's colours come from where the model is sure of the person and from the face; the room's
+ * from where it is sure of the background. The model's sure person may still hold a stretch of wall
+ * (it fills the gap between an arm and the body), so the visitor's colours are read a second time
+ * without the colours the first reading gave to the room: the wall's colour then drops out of
+ * them, while skin, hair and clothing, plentiful on the visitor, stay.
+ */
+function colourTable({ bins, side }: Samples): Float32Array {
+  const person = scratch('person-histogram', Float64Array, BINS).fill(0);
+  const room = scratch('room-histogram', Float64Array, BINS).fill(0);
+  for (let q = 0; q < bins.length; q++) {
+    const bin = bins[q] as number;
+    if (side[q] === PERSON_SIDE) person[bin] = (person[bin] as number) + 1;
+    else if (side[q] === ROOM_SIDE) room[bin] = (room[bin] as number) + 1;
+  }
+  const roomDensity = densities(room);
+  const first = logOdds(densities(person), roomDensity);
+  person.fill(0);
+  for (let q = 0; q < bins.length; q++) {
+    const bin = bins[q] as number;
+    if (side[q] === PERSON_SIDE && (first[bin] as number) > WALL_LOGIT) person[bin] = (person[bin] as number) + 1;
+  }
+  return logOdds(densities(person), roomDensity);
+}
+
+/** Separable box blur with running sums, edges clamped, in place. */
+function boxBlur(v: Float32Array, width: number, height: number, radius: number): Float32Array {
+  const line = scratch('person-blur-line', Float32Array, Math.max(width, height));
+  const norm = 1 / (2 * radius + 1);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) line[x] = v[row + x] as number;
+    let sum = 0;
+    for (let k = -radius; k <= radius; k++) sum += line[Math.min(width - 1, Math.max(0, k))] as number;
+    for (let x = 0; x < width; x++) {
+      v[row + x] = sum * norm;
+      sum += (line[Math.min(width - 1, x + radius + 1)] as number) - (line[Math.max(0, x - radius)] as number);
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) line[y] = v[y * width + x] as number;
+    let sum = 0;
+    for (let k = -radius; k <= radius; k++) sum += line[Math.min(height - 1, Math.max(0, k))] as number;
+    for (let y = 0; y < height; y++) {
+      v[y * width + x] = sum * norm;
+      sum += (line[Math.min(height - 1, y + radius + 1)] as number) - (line[Math.max(0, y - radius)] as number);
+    }
+  }
+  return v;
+}
+
+/** A histogram smoothed over neighbouring bins and normalised to sum 1 (all zeros stay zeros). */
+function densities(histogram: Float64Array): Float64Array {
+  const out = new Float64Array(BINS);
+  blurBins(histogram, out);
+  let total = 0;
+  for (let b = 0; b < BINS; b++) total += out[b] as number;
+  if (total > 0) for (let b = 0; b < BINS; b++) out[b] = (out[b] as number) / total;
+  return out;
+}
+
+/** A 3×3×3 box over the RGB bins, so near colours count as the same colour. */
+function blurBins(histogram: Float64Array, out: Float64Array): void {
+  const tmp = new Float64Array(BINS);
+  blurBinsAlong(histogram, tmp, 1);
+  blurBinsAlong(tmp, out, LEVELS);
+  blurBinsAlong(out, tmp, LEVELS * LEVELS);
+  out.set(tmp);
+}
+
+function blurBinsAlong(from: Float64Array, to: Float64Array, stride: number): void {
+  for (let b = 0; b < BINS; b++) {
+    const at = Math.floor(b / stride) % LEVELS;
+    let sum = from[b] as number;
+    if (at > 0) sum += from[b - stride] as number;
+    if (at < LEVELS - 1) sum += from[b + stride] as number;
+    to[b] = sum;
+  }
+}
+
+/** Log-odds of visitor against room for each bin, clamped. */
+function logOdds(person: Float64Array, room: Float64Array): Float32Array {
+  const table = new Float32Array(BINS);
+  // A floor of a fraction of the uniform density: a colour seen on neither side is undecided.
+  const floor = 0.02 / BINS;
+  for (let b = 0; b < BINS; b++) {
+    table[b] = clamp(Math.log(((person[b] as number) + floor) / ((room[b] as number) + floor)), COLOUR_LOGIT);
+  }
+  return table;
+}
+
+/** 1 inside FaceMesh's face oval (a closed polygon in artwork pixels), on the half-resolution grid. */
+export function faceOval(outline: Float32Array, width: number, height: number): Uint8Array {
+  const inside = scratch('face-oval', Uint8Array, width * height).fill(0);
+  const count = outline.length / 2;
+  let y0 = Number.POSITIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < count; k++) {
+    y0 = Math.min(y0, (outline[k * 2 + 1] as number) / 2);
+    y1 = Math.max(y1, (outline[k * 2 + 1] as number) / 2);
+  }
+  const crossings: number[] = [];
+  for (let y = Math.max(0, Math.floor(y0)); y <= Math.min(height - 1, Math.ceil(y1)); y++) {
+    const py = y + 0.5;
+    crossings.length = 0;
+    for (let k = 0; k < count; k++) {
+      const ax = (outline[k * 2] as number) / 2;
+      const ay = (outline[k * 2 + 1] as number) / 2;
+      const j = (k + 1) % count;
+      const bx = (outline[j * 2] as number) / 2;
+      const by = (outline[j * 2 + 1] as number) / 2;
+      if (ay <= py !== by <= py) crossings.push(ax + ((py - ay) / (by - ay)) * (bx - ax));
+    }
+    crossings.sort((a, b) => a - b);
+    for (let c = 0; c + 1 < crossings.length; c += 2) {
+      const x0 = Math.max(0, Math.ceil((crossings[c] as number) - 0.5));
+      const x1 = Math.min(width - 1, Math.floor((crossings[c + 1] as number) - 0.5));
+      for (let x = x0; x <= x1; x++) inside[y * width + x] = 1;
+    }
+  }
+  return inside;
+}
