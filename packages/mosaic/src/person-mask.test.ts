@@ -108,8 +108,8 @@ describe('personProbability', () => {
 });
 
 describe('faceOval', () => {
-  it('fills the polygon the outline draws, on the half-resolution grid', () => {
-    const inside = faceOval(Float32Array.of(100, 100, 300, 100, 200, 300), 200, 200);
+  it('fills the polygon the outline draws, on a grid of 2-pixel cells', () => {
+    const inside = faceOval(Float32Array.of(100, 100, 300, 100, 200, 300), 200, 200, 2);
     expect(inside[75 * 200 + 100]).toBe(1);
     expect(inside[60 * 200 + 100]).toBe(1);
     // Beside the chin, where an ellipse around the outline would reach, the triangle does not.

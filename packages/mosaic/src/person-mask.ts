@@ -50,17 +50,19 @@ const COLOUR_LOGIT = 4;
  */
 const WALL_LOGIT = -1.5;
 /**
- * Where the model is unsure (the rim, hair), colour evidence is averaged over NEAR quarter-
- * resolution pixels (about 5 artwork pixels); where it is sure, over FAR (about 25, a body tile),
- * so a thin stripe of a room colour on a dress or a strand of hair never overrules it, a wall does.
+ * Where the model is unsure (the rim, hair), colour evidence is taken per quarter-resolution pixel
+ * (the mean of 2×2 half-resolution pixels); where it is sure, averaged over FAR of them (about 25
+ * artwork pixels, a body tile), so a thin stripe of a room colour on a dress or a strand of hair
+ * never overrules it, a wall does.
  */
-const NEAR = 1;
 const FAR = 6;
 /** Half-width (quarter-resolution pixels) of the rim around a first reading's boundary. */
 const SETTLED = 3;
 /** RGB quantised to 4 bits a channel: 4,096 bins, each about 5–8 ΔE wide. */
 const LEVELS = 16;
 const BINS = LEVELS * LEVELS * LEVELS;
+/** Artwork pixels per quarter-resolution pixel. */
+const QUARTER = 4;
 /** Log-odds → probability, tabulated over ±LOGIT_RANGE. */
 const LOGIT_RANGE = MODEL_LOGIT + COLOUR_WEIGHT * COLOUR_LOGIT;
 const SIGMOID_STEPS = 1024;
@@ -76,7 +78,10 @@ const MODEL_LOGITS = Float32Array.from({ length: SIGMOID_STEPS + 1 }, (_, k) => 
 
 export function personProbability(source: PersonSource, model: ModelMask): Float32Array {
   const { half, framing, from, landmarks } = source;
-  const { width, height } = half;
+  // Decided at a quarter of the artwork's resolution, about the model's own (its 256 cells span
+  // 4–5 artwork pixels), and drawn up to half resolution at the end: a quarter of the work.
+  const width = Math.ceil(half.width / 2);
+  const height = Math.ceil(half.height / 2);
   const n = width * height;
   const prior = upsampleMask(
     model.mask,
@@ -89,39 +94,60 @@ export function personProbability(source: PersonSource, model: ModelMask): Float
   // Where the framing reaches past the photo, its grey fill is no colour of the room.
   const coverage = fillsCanvas(framing, from.width, from.height)
     ? undefined
-    : photoCoverage(framing, from.width, from.height, 2, scratch('person-coverage', Float32Array, n));
-  const face = faceOval(landmarks.outline, width, height);
-  // Colours are read at a quarter of the artwork's resolution (every other half-resolution pixel
-  // each way): plenty for a histogram, and the evidence is averaged over neighbourhoods anyway.
-  const qw = Math.ceil(width / 2);
-  const qh = Math.ceil(height / 2);
-  const sampled = sample(half.data, prior, face, coverage, width, height);
+    : photoCoverage(framing, from.width, from.height, QUARTER, scratch('person-coverage', Float32Array, n));
+  const face = faceOval(landmarks.outline, width, height, QUARTER);
+  const sampled = sample(half, prior, face, coverage);
   const table = colourTable(sampled);
-  const near = scratch('person-evidence', Float32Array, qw * qh);
-  for (let q = 0; q < near.length; q++) near[q] = table[sampled.bins[q] as number] as number;
-  const far = scratch('person-evidence-far', Float32Array, qw * qh);
+  const near = scratch('person-evidence', Float32Array, n);
+  for (let q = 0; q < n; q++) near[q] = table[sampled.bins[q] as number] as number;
+  const far = scratch('person-evidence-far', Float32Array, n);
   far.set(near);
-  boxBlur(near, qw, qh, NEAR);
-  boxBlur(far, qw, qh, FAR);
+  boxBlur(far, width, height, FAR);
   const settled = settledness(prior, face, far, width, height);
-  const out = scratch('half-mask', Float32Array, n);
-  for (let y = 0, i = 0; y < height; y++) {
-    const row = (y >> 1) * qw;
-    for (let x = 0; x < width; x++, i++) {
-      if (face[i]) {
-        out[i] = 1;
-        continue;
-      }
-      const p = prior[i] as number;
-      const q = row + (x >> 1);
-      const sure = Math.min(Math.abs(p - 0.5) * 2, settled[q] as number);
-      const evidence = (near[q] as number) * (1 - sure) + (far[q] as number) * sure;
-      out[i] = combine(p, evidence);
+  const decided = scratch('person-quarter', Float32Array, n);
+  for (let q = 0; q < n; q++) {
+    const p = prior[q] as number;
+    const sure = Math.min(Math.abs(p - 0.5) * 2, settled[q] as number);
+    const evidence = (near[q] as number) * (1 - sure) + (far[q] as number) * sure;
+    // Beyond the photo there is no visitor, only background (even where the face oval would
+    // continue past the edge).
+    decided[q] = (face[q] ? 1 : combine(p, evidence)) * (coverage ? (coverage[q] as number) : 1);
+  }
+  return doubled(
+    decided,
+    width,
+    height,
+    half.width,
+    half.height,
+    scratch('half-mask', Float32Array, half.width * half.height),
+  );
+}
+
+/** Bilinear enlargement to twice the size (cropped to `width`×`height`), edges clamped. */
+function doubled(
+  v: Float32Array,
+  qw: number,
+  qh: number,
+  width: number,
+  height: number,
+  out: Float32Array,
+): Float32Array {
+  // Half-resolution pixel x lies at quarter-resolution coordinate x / 2 − 0.25: weights ¾ and ¼.
+  for (let y = 0; y < height; y++) {
+    const near = y >> 1;
+    const far = y & 1 ? Math.min(qh - 1, near + 1) : Math.max(0, near - 1);
+    const a = near * qw;
+    const b = far * qw;
+    const o = y * width;
+    for (let x = 0; x < width; x++) {
+      const nx = x >> 1;
+      const fx = x & 1 ? Math.min(qw - 1, nx + 1) : Math.max(0, nx - 1);
+      out[o + x] =
+        0.5625 * (v[a + nx] as number) +
+        0.1875 * ((v[a + fx] as number) + (v[b + nx] as number)) +
+        0.0625 * (v[b + fx] as number);
     }
   }
-  // Beyond the photo there is no visitor, only background (even where the face oval would
-  // continue past the edge).
-  if (coverage) for (let i = 0; i < n; i++) out[i] = (out[i] as number) * (coverage[i] as number);
   return out;
 }
 
@@ -144,16 +170,13 @@ function settledness(
   width: number,
   height: number,
 ): Float32Array {
-  const qw = Math.ceil(width / 2);
-  const qh = Math.ceil(height / 2);
-  const settled = scratch('person-settled', Float32Array, qw * qh);
-  for (let y = 0, q = 0; y < qh; y++) {
-    for (let x = 0; x < qw; x++, q++) {
-      const i = y * 2 * width + x * 2;
-      settled[q] = face[i] || combine(prior[i] as number, far[q] as number) >= 0.5 ? 1 : 0;
-    }
+  const settled = scratch('person-settled', Float32Array, width * height);
+  for (let q = 0; q < settled.length; q++) {
+    const logit =
+      (MODEL_LOGITS[((prior[q] as number) * SIGMOID_STEPS + 0.5) | 0] as number) + COLOUR_WEIGHT * (far[q] as number);
+    settled[q] = face[q] || logit >= 0 ? 1 : 0;
   }
-  boxBlur(settled, qw, qh, SETTLED);
+  boxBlur(settled, width, height, SETTLED);
   for (let q = 0; q < settled.length; q++) settled[q] = Math.abs((settled[q] as number) - 0.5) * 2;
   return settled;
 }
@@ -172,29 +195,33 @@ interface Samples {
 const PERSON_SIDE = 1;
 const ROOM_SIDE = 2;
 
-/** Every other half-resolution pixel each way: its colour bin and what the model and face say of it. */
-function sample(
-  rgb: Uint8Array,
-  prior: Float32Array,
-  face: Uint8Array,
-  coverage: Float32Array | undefined,
-  width: number,
-  height: number,
-): Samples {
+/** Each quarter-resolution pixel's colour bin (of its 2×2 half-resolution pixels' mean) and side. */
+function sample(half: RgbImage, prior: Float32Array, face: Uint8Array, coverage: Float32Array | undefined): Samples {
+  const { data, width, height } = half;
   const qw = Math.ceil(width / 2);
   const qh = Math.ceil(height / 2);
   const bins = scratch('person-bins', Uint16Array, qw * qh);
   const side = scratch('person-side', Uint8Array, qw * qh);
   for (let y = 0, q = 0; y < qh; y++) {
+    const row0 = y * 2 * width * 3;
+    const row1 = Math.min(height - 1, y * 2 + 1) * width * 3;
     for (let x = 0; x < qw; x++, q++) {
-      const i = y * 2 * width + x * 2;
-      const o = i * 3;
-      bins[q] = (((rgb[o] as number) >> 4) << 8) | (((rgb[o + 1] as number) >> 4) << 4) | ((rgb[o + 2] as number) >> 4);
-      const p = prior[i] as number;
+      const a = row0 + x * 6;
+      const b = row0 + Math.min(width - 1, x * 2 + 1) * 3;
+      const c = row1 + x * 6;
+      const d = row1 + Math.min(width - 1, x * 2 + 1) * 3;
+      // The sum of four 8-bit values, shifted by 6: the mean's top 4 bits.
+      const r = ((data[a] as number) + (data[b] as number) + (data[c] as number) + (data[d] as number)) >> 6;
+      const g =
+        ((data[a + 1] as number) + (data[b + 1] as number) + (data[c + 1] as number) + (data[d + 1] as number)) >> 6;
+      const bl =
+        ((data[a + 2] as number) + (data[b + 2] as number) + (data[c + 2] as number) + (data[d + 2] as number)) >> 6;
+      bins[q] = (r << 8) | (g << 4) | bl;
+      const p = prior[q] as number;
       side[q] =
-        face[i] || p >= PERSON_SURE
+        face[q] || p >= PERSON_SURE
           ? PERSON_SIDE
-          : p <= BACKGROUND_SURE && (!coverage || (coverage[i] as number) >= 1)
+          : p <= BACKGROUND_SURE && (!coverage || (coverage[q] as number) >= 1)
             ? ROOM_SIDE
             : 0;
     }
@@ -230,7 +257,7 @@ function colourTable({ bins, side }: Samples): Float32Array {
 
 /** Separable box blur with running sums, edges clamped, in place. */
 function boxBlur(v: Float32Array, width: number, height: number, radius: number): Float32Array {
-  const line = scratch('person-blur-line', Float32Array, Math.max(width, height));
+  const line = scratch('person-blur-line', Float32Array, width);
   const norm = 1 / (2 * radius + 1);
   for (let y = 0; y < height; y++) {
     const row = y * width;
@@ -242,13 +269,21 @@ function boxBlur(v: Float32Array, width: number, height: number, radius: number)
       sum += (line[Math.min(width - 1, x + radius + 1)] as number) - (line[Math.max(0, x - radius)] as number);
     }
   }
-  for (let x = 0; x < width; x++) {
-    for (let y = 0; y < height; y++) line[y] = v[y * width + x] as number;
-    let sum = 0;
-    for (let k = -radius; k <= radius; k++) sum += line[Math.min(height - 1, Math.max(0, k))] as number;
-    for (let y = 0; y < height; y++) {
-      v[y * width + x] = sum * norm;
-      sum += (line[Math.min(height - 1, y + radius + 1)] as number) - (line[Math.max(0, y - radius)] as number);
+  // Down the columns a whole row at a time, so memory is read in order.
+  const source = scratch('person-blur-source', Float32Array, v.length);
+  source.set(v);
+  const sums = scratch('person-blur-sums', Float32Array, width).fill(0);
+  for (let k = -radius; k <= radius; k++) {
+    const row = Math.min(height - 1, Math.max(0, k)) * width;
+    for (let x = 0; x < width; x++) sums[x] = (sums[x] as number) + (source[row + x] as number);
+  }
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const enter = Math.min(height - 1, y + radius + 1) * width;
+    const leave = Math.max(0, y - radius) * width;
+    for (let x = 0; x < width; x++) {
+      v[row + x] = (sums[x] as number) * norm;
+      sums[x] = (sums[x] as number) + (source[enter + x] as number) - (source[leave + x] as number);
     }
   }
   return v;
@@ -294,26 +329,26 @@ function logOdds(person: Float64Array, room: Float64Array): Float32Array {
   return table;
 }
 
-/** 1 inside FaceMesh's face oval (a closed polygon in artwork pixels), on the half-resolution grid. */
-export function faceOval(outline: Float32Array, width: number, height: number): Uint8Array {
+/** 1 inside FaceMesh's face oval (a closed polygon in artwork pixels), on a grid of `cell`-pixel cells. */
+export function faceOval(outline: Float32Array, width: number, height: number, cell: number): Uint8Array {
   const inside = scratch('face-oval', Uint8Array, width * height).fill(0);
   const count = outline.length / 2;
   let y0 = Number.POSITIVE_INFINITY;
   let y1 = Number.NEGATIVE_INFINITY;
   for (let k = 0; k < count; k++) {
-    y0 = Math.min(y0, (outline[k * 2 + 1] as number) / 2);
-    y1 = Math.max(y1, (outline[k * 2 + 1] as number) / 2);
+    y0 = Math.min(y0, (outline[k * 2 + 1] as number) / cell);
+    y1 = Math.max(y1, (outline[k * 2 + 1] as number) / cell);
   }
   const crossings: number[] = [];
   for (let y = Math.max(0, Math.floor(y0)); y <= Math.min(height - 1, Math.ceil(y1)); y++) {
     const py = y + 0.5;
     crossings.length = 0;
     for (let k = 0; k < count; k++) {
-      const ax = (outline[k * 2] as number) / 2;
-      const ay = (outline[k * 2 + 1] as number) / 2;
+      const ax = (outline[k * 2] as number) / cell;
+      const ay = (outline[k * 2 + 1] as number) / cell;
       const j = (k + 1) % count;
-      const bx = (outline[j * 2] as number) / 2;
-      const by = (outline[j * 2 + 1] as number) / 2;
+      const bx = (outline[j * 2] as number) / cell;
+      const by = (outline[j * 2 + 1] as number) / cell;
       if (ay <= py !== by <= py) crossings.push(ax + ((py - ay) / (by - ay)) * (bx - ax));
     }
     crossings.sort((a, b) => a - b);
