@@ -111,8 +111,10 @@ export function personProbability(source: PersonSource, model: ModelMask): Float
     const evidence = (near[q] as number) * (1 - sure) + (far[q] as number) * sure;
     // Beyond the photo there is no visitor, only background (even where the face oval would
     // continue past the edge).
-    decided[q] = (face[q] ? 1 : combine(p, evidence)) * (coverage ? (coverage[q] as number) : 1);
+    decided[q] = face[q] ? 1 : combine(p, evidence);
   }
+  fray(decided, face, width, height, hairline(landmarks.outline) / QUARTER);
+  if (coverage) for (let q = 0; q < n; q++) decided[q] = (decided[q] as number) * (coverage[q] as number);
   return doubled(
     decided,
     width,
@@ -121,6 +123,64 @@ export function personProbability(source: PersonSource, model: ModelMask): Float
     half.height,
     scratch('half-mask', Float32Array, half.width * half.height),
   );
+}
+
+/**
+ * Below this line (the chin, in artwork pixels) the silhouette is shoulders and clothing, cut clean;
+ * above it, hair, which ends in a frayed row of tesserae. The fraying fades out over FRAY_FADE below.
+ */
+function hairline(outline: Float32Array): number {
+  let chin = Number.NEGATIVE_INFINITY;
+  for (let k = 1; k < outline.length; k += 2) chin = Math.max(chin, outline[k] as number);
+  return chin;
+}
+/** Half-width of the frayed band, in quarter-resolution pixels (20 artwork pixels). */
+const FRAY_RADIUS = 5;
+/** Size of the blobs the band is cut into: about one hair-edge tessera (16 artwork pixels). */
+const FRAY_CELL = 4;
+/** Quarter-resolution pixels below the hairline over which the fraying fades out. */
+const FRAY_FADE = 40;
+
+/**
+ * Hair has no hard outline: it thins out into the room. So above the chin the boundary becomes a
+ * band in which the visitor's share falls from 1 to 0, cut into tessera-sized blobs that each go
+ * wholly to the visitor or to the room (an ordered dither with smooth, position-hashed thresholds,
+ * the same for the same photo): the hair ends in a staggered row of tiles instead of a cut-out line.
+ */
+function fray(decided: Float32Array, face: Uint8Array, width: number, height: number, chin: number): void {
+  const ramp = scratch('person-ramp', Float32Array, width * height);
+  for (let q = 0; q < ramp.length; q++) ramp[q] = (decided[q] as number) >= 0.5 ? 1 : 0;
+  boxBlur(ramp, width, height, FRAY_RADIUS);
+  const rows = Math.min(height, Math.ceil(chin + FRAY_FADE));
+  for (let y = 0; y < rows; y++) {
+    const reach = y <= chin ? 1 : 1 - (y - chin) / FRAY_FADE;
+    for (let x = 0, q = y * width; x < width; x++, q++) {
+      const r = ramp[q] as number;
+      if (face[q] || r <= 0 || r >= 1) continue;
+      const threshold = 0.5 + (blob(x / FRAY_CELL, y / FRAY_CELL) - 0.5) * 0.8 * reach;
+      decided[q] = r >= threshold ? Math.max(decided[q] as number, 0.75) : Math.min(decided[q] as number, 0.25);
+    }
+  }
+}
+
+/** Smooth value noise in [0, 1): hashed lattice values, bilinearly interpolated. */
+function blob(x: number, y: number): number {
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const fx = x - x0;
+  const fy = y - y0;
+  const sx = fx * fx * (3 - 2 * fx);
+  const sy = fy * fy * (3 - 2 * fy);
+  const top = lattice(x0, y0) * (1 - sx) + lattice(x0 + 1, y0) * sx;
+  const bottom = lattice(x0, y0 + 1) * (1 - sx) + lattice(x0 + 1, y0 + 1) * sx;
+  return top * (1 - sy) + bottom * sy;
+}
+
+function lattice(x: number, y: number): number {
+  let h = Math.imul(x, 0x27d4eb2d) ^ Math.imul(y, 0x165667b1);
+  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
+  h ^= h >>> 13;
+  return (h >>> 0) / 0x100000000;
 }
 
 /** Bilinear enlargement to twice the size (cropped to `width`×`height`), edges clamped. */
