@@ -126,7 +126,7 @@ const WALLS: Record<string, [number, number, number, number][]> = {
   // The lilac wall between the raised arm and the neck.
   sample4: [[385, 930, 505, 1100]],
   // The white wall above the raised arm.
-  sample2: [[140, 10, 275, 65]],
+  sample2: [[380, 10, 470, 60]],
   // The wooden door beside the hair.
   sample6: [[120, 200, 185, 550]],
 };

@@ -6,12 +6,14 @@ import { scratch } from './scratch.js';
 
 /**
  * Where the visitor is, as a person probability (0–1) on the framed photo at half the artwork's
- * resolution. The selfie model's 256×256 mask is coarse and, between an arm and the body or beside
- * the neck, sometimes sure of "person" where the photo shows its wall: painted from the portrait
- * palette, that wall would come out as cream, gold or lilac tiles beside the jaw. Its verdict is
- * therefore weighed against the photo's own colours: a colour the background is full of and the
- * visitor hardly shows is taken for background even where the model says person, and the other
- * way round. The face (FaceMesh's oval) always counts as the visitor.
+ * resolution (`tessellate` paints tiles averaging 0.5 or more from the portrait palette). The
+ * selfie model's 256×256 mask is coarse and, between an arm and the body or beside the hair, is
+ * sometimes sure of "person" where the photo shows its wall or door: painted from the portrait
+ * palette, that wall comes out as lilac, white or wood-brown tiles beside the neck. So its verdict
+ * is weighed against the photo's own colours (log-odds, model + colour): a colour the room is full
+ * of and the visitor hardly shows is taken for the room even where the model says person, and the
+ * other way round where the model is unsure. The face (FaceMesh's oval, not an ellipse around it,
+ * which reached past the jaw) always counts as the visitor; hair ends in a frayed band.
  */
 
 /** What the person mask is built from: the framed photo and where it came from. */
@@ -56,8 +58,8 @@ const WALL_LOGIT = -1.5;
  * never overrules it, a wall does.
  */
 const FAR = 6;
-/** Half-width (quarter-resolution pixels) of the rim around a first reading's boundary. */
-const SETTLED = 3;
+/** Half-width (quarter-resolution pixels, 16 artwork pixels) of the rim around a first reading's boundary. */
+const SETTLED = 4;
 /** RGB quantised to 4 bits a channel: 4,096 bins, each about 5–8 ΔE wide. */
 const LEVELS = 16;
 const BINS = LEVELS * LEVELS * LEVELS;
@@ -109,11 +111,11 @@ export function personProbability(source: PersonSource, model: ModelMask): Float
     const p = prior[q] as number;
     const sure = Math.min(Math.abs(p - 0.5) * 2, settled[q] as number);
     const evidence = (near[q] as number) * (1 - sure) + (far[q] as number) * sure;
-    // Beyond the photo there is no visitor, only background (even where the face oval would
-    // continue past the edge).
     decided[q] = face[q] ? 1 : combine(p, evidence);
   }
   fray(decided, face, width, height, hairline(landmarks.outline) / QUARTER);
+  // Beyond the photo there is no visitor, only background (even where the face oval would
+  // continue past the edge).
   if (coverage) for (let q = 0; q < n; q++) decided[q] = (decided[q] as number) * (coverage[q] as number);
   return doubled(
     decided,
@@ -156,7 +158,8 @@ function fray(decided: Float32Array, face: Uint8Array, width: number, height: nu
     const reach = y <= chin ? 1 : 1 - (y - chin) / FRAY_FADE;
     for (let x = 0, q = y * width; x < width; x++, q++) {
       const r = ramp[q] as number;
-      if (face[q] || r <= 0 || r >= 1) continue;
+      // Running sums in floats leave a whole neighbourhood's share a hair off 0 or 1.
+      if (face[q] || r < 1e-4 || r > 1 - 1e-4) continue;
       const threshold = 0.5 + (blob(x / FRAY_CELL, y / FRAY_CELL) - 0.5) * 0.8 * reach;
       decided[q] = r >= threshold ? Math.max(decided[q] as number, 0.75) : Math.min(decided[q] as number, 0.25);
     }
