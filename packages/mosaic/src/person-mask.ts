@@ -150,10 +150,12 @@ const FRAY_FADE = 40;
  * the same for the same photo): the hair ends in a staggered row of tiles instead of a cut-out line.
  */
 function fray(decided: Float32Array, face: Uint8Array, width: number, height: number, chin: number): void {
-  const ramp = scratch('person-ramp', Float32Array, width * height);
-  for (let q = 0; q < ramp.length; q++) ramp[q] = (decided[q] as number) >= 0.5 ? 1 : 0;
-  boxBlur(ramp, width, height, FRAY_RADIUS);
   const rows = Math.min(height, Math.ceil(chin + FRAY_FADE));
+  // Only the rows above the fade's end are frayed; the blur needs a band's width below them.
+  const blurred = Math.min(height, rows + 2 * FRAY_RADIUS + 1);
+  const ramp = scratch('person-ramp', Float32Array, width * blurred);
+  for (let q = 0; q < ramp.length; q++) ramp[q] = (decided[q] as number) >= 0.5 ? 1 : 0;
+  boxBlur(ramp, width, blurred, FRAY_RADIUS);
   for (let y = 0; y < rows; y++) {
     const reach = y <= chin ? 1 : 1 - (y - chin) / FRAY_FADE;
     for (let x = 0, q = y * width; x < width; x++, q++) {
