@@ -4,13 +4,11 @@ import { type Art, type ArtVariantName, perArt } from './art.js';
 import { applyFrame, type FrameOverlay, frameOverlay } from './brand-frame.js';
 import { createPalette, imageToLab } from './colour.js';
 import { openPhoto, type Photo, type RgbImage } from './decode.js';
-import { buildSizeMap, includeFace } from './detail.js';
+import { buildSizeMap } from './detail.js';
 import { chooseFace, type FaceGeometry, geometryOf, meanLuma } from './face.js';
 import {
   computeFraming,
   type Framing,
-  fadeBeyondPhoto,
-  fillsCanvas,
   fitToPhoto,
   fromArtwork,
   rollDegrees,
@@ -21,8 +19,9 @@ import { type DetectedFace, type Landmarks, mapLandmarks } from './landmarks.js'
 import { LAYOUT } from './layout.js';
 import { detectFaces, segmentPerson } from './models.js';
 import { type PaintStyle, paintTiles } from './paint.js';
+import { personProbability } from './person-mask.js';
 import { MosaicRefusal } from './refusal.js';
-import { resizeRgb, upsampleMask } from './resample.js';
+import { resizeRgb } from './resample.js';
 import { scratch } from './scratch.js';
 import { placeSeeds } from './seeds.js';
 import { paintStory } from './story.js';
@@ -139,20 +138,7 @@ export function tessellate(
 ): Tiles {
   const { width, height } = LAYOUT;
   const halfLab = imageToLab(half.data, scratch('half-lab', Float32Array, half.data.length));
-  const halfMask = upsampleMask(
-    person.mask,
-    person.width,
-    person.height,
-    half.width,
-    half.height,
-    scratch('half-mask', Float32Array, half.width * half.height),
-  );
-  includeFace(halfMask, half.width, half.height, 2, landmarks);
-  // Where the framing reaches beyond the photo there is no visitor, only background (even where
-  // the face oval above would continue past the edge).
-  if (!fillsCanvas(framing, from.width, from.height)) {
-    fadeBeyondPhoto(halfMask, framing, from.width, from.height, 2);
-  }
+  const halfMask = personProbability({ framing, from, half, landmarks }, person);
   const quarter = quarterOf(halfLab, halfMask, half.width, half.height);
   const quarterLuma = scratch('quarter-luma', Float32Array, quarter.mask.length);
   for (let i = 0; i < quarterLuma.length; i++) quarterLuma[i] = quarter.lab[i * 3] as number;
