@@ -27,7 +27,7 @@ const LIGHT = 0.05;
 /** Spread of each tile's own brightness, like hand-cut glass or stone. */
 const JITTER = 0.04;
 /**
- * Each tessera's edges are ground a little: the two pixels along its sides facing the light (top
+ * Each tessera's edges are ground a little: the pixels along its sides facing the light (top
  * left) are lighter, those facing away darker. Stone is ground more softly than glass.
  */
 const BEVEL = { glass: 0.04, stone: 0.06 };
@@ -262,12 +262,13 @@ export function drawTiles(
       const low = glass ? LIGHT_RANGE.glass[0] : LIGHT_RANGE.stone[0];
       const high = glass ? LIGHT_RANGE.glass[1] : LIGHT_RANGE.stone[1];
       const bevel = look.bevel[t] as number;
-      const sheen = look.sheen[t] as number;
       const inverseHalf = look.inverseHalf[t] as number;
-      // The pixel's place relative to the tile's centre in half-sizes, for the sheen.
+      // The pixel's place relative to the tile's centre in half-sizes, for the sheen; rows the
+      // sheen's spot does not reach skip it.
       const ry = (y - lightRow + 0.5 - (look.cy[t] as number)) * inverseHalf;
       let rx = (x + 0.5 - (look.cx[t] as number)) * inverseHalf;
       const sy2 = (ry - SHEEN_Y) * (ry - SHEEN_Y);
+      const sheen = sy2 < SHEEN_R2 ? (look.sheen[t] as number) : 0;
       const lastInside = end < width && labels[row + end] !== t ? end - 1 : end;
       const firstInside = wide && x > 0 && labels[row + x - 1] !== t ? x + 1 : x;
       const checkAbove = wide && hasAbove;
@@ -285,11 +286,12 @@ export function drawTiles(
         }
         // The bevel: a pixel whose tile ends just above-left of it lies on the ground edge facing
         // the light, one whose tile ends just below-right on the edge facing away.
+        // Wide stones have a two-pixel bevel, the rest one.
         let raw = light0 + lightX * px;
         if (labels[i - near] !== t) raw += bevel;
-        else if (labels[i - far] !== t) raw += bevel * 0.5;
+        else if (wide && labels[i - far] !== t) raw += bevel * 0.5;
         if (labels[i + near] !== t) raw -= bevel;
-        else if (labels[i + far] !== t) raw -= bevel * 0.5;
+        else if (wide && labels[i + far] !== t) raw -= bevel * 0.5;
         if (sheen !== 0) {
           const q = 1 - ((rx - SHEEN_X) * (rx - SHEEN_X) + sy2) / SHEEN_R2;
           if (q > 0) raw += sheen * q * q;

@@ -160,8 +160,12 @@ export function placeSeeds(
     const y = cellCentre(gy);
     for (let gx = 0; gx < gw; gx++) {
       const i = gy * gw + gx;
-      const x = cellCentre(gx);
+      if (laid.covers(i)) continue;
       const person = (personShare[i] as number) >= 0.5;
+      const size = person ? cut(map.sizes[i] as number) : ring;
+      // Stones from 13 px up are looked for on every other cell: a hole one fits in spans several.
+      if (size >= 13 && ((gx | gy) & 1) === 1) continue;
+      const x = cellCentre(gx);
       let cos: number;
       let sin: number;
       if (person) {
@@ -178,7 +182,6 @@ export function placeSeeds(
         cos = -(y - centre.y) / r;
         sin = (x - centre.x) / r;
       }
-      const size = person ? cut(map.sizes[i] as number) : ring;
       laid.tryAdd(x, y, size, person ? 1 : 0, 0, cos, sin, HOLE);
     }
   }
@@ -232,6 +235,11 @@ class Layer {
     this.gridWidth = Math.ceil(width / GUIDE_CELL);
     this.gridHeight = Math.ceil(height / GUIDE_CELL);
     this.covered = new Uint8Array(this.gridWidth * this.gridHeight);
+  }
+
+  /** Whether guide-grid cell `i` is covered (see `covered`). */
+  covers(i: number): boolean {
+    return this.covered[i] === 1;
   }
 
   private isCovered(x: number, y: number): boolean {
