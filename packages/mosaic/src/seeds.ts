@@ -217,7 +217,8 @@ class Layer {
   private readonly heads: Int32Array;
   private readonly columns: number;
   private readonly rows: number;
-  private readonly reach: number;
+  /** The largest tessera laid so far: no neighbour lies farther than it and a new one need keep apart. */
+  private reach = 0;
   /**
    * Guide-grid cells whose centre lies within COVERED of a tessera's size from its centre: any
    * place in them is too near that tessera (a tile is at least 7.5 px, and 0.4 of that is more
@@ -231,7 +232,6 @@ class Layer {
     this.columns = Math.ceil(width / BUCKET) + 1;
     this.rows = Math.ceil(height / BUCKET) + 1;
     this.heads = new Int32Array(this.columns * this.rows).fill(-1);
-    this.reach = TILE_SIZES.background;
     this.gridWidth = Math.ceil(width / GUIDE_CELL);
     this.gridHeight = Math.ceil(height / GUIDE_CELL);
     this.covered = new Uint8Array(this.gridWidth * this.gridHeight);
@@ -294,6 +294,7 @@ class Layer {
     const b = Math.floor(y / BUCKET) * this.columns + Math.floor(x / BUCKET);
     next.push(heads[b] as number);
     heads[b] = xs.length;
+    if (size > this.reach) this.reach = size;
     this.cover(x, y, size);
     xs.push(x);
     ys.push(y);
