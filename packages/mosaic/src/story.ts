@@ -89,11 +89,12 @@ function ringSeeds(centre: Point, random: () => number): Seed[] {
 }
 
 /**
- * Gives each pixel of story rows `from`–`to` (exclusive) its nearest seed's tile: Voronoi cells of
- * seeds laid on rings, which read as rows of near-square stones. The cells are found on a grid of
- * every other pixel first; Voronoi cells are convex, so a pixel whose surrounding grid points all
- * fall in one cell lies in that cell too, and only pixels along the cells' borders (about one in
- * six) are measured against the seeds again. That keeps the story within its time budget.
+ * Gives each pixel of story rows `from`–`to` (exclusive) its nearest seed's tile by the Chebyshev
+ * distance in the seed's ring frame, as the 4:5's background is cut: square stones laid along the
+ * rings. The cells are found on a grid of every other pixel first; a pixel whose surrounding grid
+ * points all fall in one cell lies in that cell too (neighbouring squares turn by a few degrees
+ * only, so their borders are near-straight), and only pixels along the cells' borders (about one
+ * in six) are measured against the seeds again. That keeps the story within its time budget.
  */
 function assignNearest(labels: Uint16Array, from: number, to: number, seeds: Seed[]): void {
   const { width, offset } = STORY_LAYOUT;
