@@ -20,19 +20,38 @@ export interface PaintStyle {
   outline: number;
 }
 
-/** Mean person share above which a background tile counts as touching the silhouette. */
-const OUTLINE_TOUCH = 0.12;
 /** Tiles at least this wide (artwork pixels) get two-pixel joints. */
 const WIDE_JOINT = 20;
 /** Strength of the light falling across each tile from the top left. */
-const LIGHT = 0.07;
+const LIGHT = 0.05;
 /** Spread of each tile's own brightness, like hand-cut glass or stone. */
 const JITTER = 0.04;
 /**
- * Joints inside the portrait are the tile's own colour in shadow, like tinted grout: a light grout
- * line over every small tile would wash the face out (and cost it its likeness).
+ * Each tessera's edges are ground a little: the pixels along its sides facing the light (top
+ * left) are lighter, those facing away darker. Stone is ground more softly than glass.
  */
-const PORTRAIT_JOINT_SHADE = 0.72;
+const BEVEL = { glass: 0.04, stone: 0.06 };
+/**
+ * Glass smalti catch the light in a soft spot towards the light; the brightest (the eyes' and lips'
+ * highlights, jewellery) catch it more. Stone is matte.
+ */
+const SHEEN = { glass: 0.04, bright: 0.08 };
+/** CIELAB lightness above which a smalto counts as bright. */
+const BRIGHT = 68;
+/** Where the sheen sits, in half-sizes from the tile's centre, and its radius². */
+const SHEEN_X = -0.3;
+const SHEEN_Y = -0.38;
+const SHEEN_R2 = 0.3;
+/** A tile's light stays within these bounds, so a large tile never runs into dark or bright. */
+const LIGHT_RANGE = { glass: [0.76, 1.24], stone: [0.82, 1.18] } as const;
+/**
+ * Joints inside the portrait are the tile's own colour in shadow, like tinted grout: a light grout
+ * line over every small tile would wash the face out (and cost it its likeness), while a shadow
+ * line shows the rows the tesserae are laid in.
+ */
+const PORTRAIT_JOINT_SHADE = { fine: 0.8, coarse: 0.68 };
+/** Tiles below this size (artwork pixels) are the face's fine work. */
+const FINE = 15;
 /**
  * Lightness counts three times as much as hue when matching a tile to the palette: a face is read
  * from its light and shade, so a slightly off hue costs far less likeness than a wrong value.
@@ -47,10 +66,20 @@ export interface TileLook {
   personTiles: number;
   rgb: Float32Array;
   joint: Float32Array;
-  /** Light across a tile is linear in x and y: light = base + slopeX·x + slopeY·y. */
+  /** Light across a tile is linear in x and y: light = base + slopeX·x + slopeY·y ... */
   base: Float32Array;
   slopeX: Float32Array;
   slopeY: Float32Array;
+  /** ... plus its bevel and sheen, in the tile's own frame: centre, row direction, 1 / half-size. */
+  cx: Float32Array;
+  cy: Float32Array;
+  cos: Float32Array;
+  sin: Float32Array;
+  inverseHalf: Float32Array;
+  bevel: Float32Array;
+  sheen: Float32Array;
+  /** 1 for glass (the portrait), 0 for stone (the background). */
+  glass: Uint8Array;
   /** 1 where the tile is wide enough for two-pixel joints. */
   wide: Uint8Array;
 }
@@ -90,6 +119,11 @@ export function lookOfTiles(tiles: Tiles, style: PaintStyle, centre: Point, rand
     slopeX[t] = -0.6 * light;
     slopeY[t] = -0.8 * light;
     base[t] = 1 + (random() - 0.5) * 2 * JITTER + (0.6 * cx + 0.8 * cy) * light;
+    look.cx[t] = cx;
+    look.cy[t] = cy;
+    look.cos[t] = tiles.cos[t] as number;
+    look.sin[t] = tiles.sin[t] as number;
+    look.inverseHalf[t] = 2 / (spacing[t] as number);
     let palette: Palette;
     if ((tiles.person[t] as number) >= 0.5) {
       palette = style.portrait;
@@ -102,11 +136,14 @@ export function lookOfTiles(tiles: Tiles, style: PaintStyle, centre: Point, rand
       );
       isPerson[t] = 1;
       personTiles++;
+      look.glass[t] = 1;
+      look.bevel[t] = BEVEL.glass;
+      look.sheen[t] = (palette.lab[(colours[t] as number) * 3] as number) > BRIGHT ? SHEEN.bright : SHEEN.glass;
     } else {
       palette = style.pattern;
-      // Background tiles that touch the silhouette outline the figure, as mosaicists do.
-      colours[t] =
-        (tiles.person[t] as number) >= OUTLINE_TOUCH ? style.outline : patternIndex(cx, cy, centre, palette.size);
+      // The background row along the silhouette outlines the figure, as mosaicists do.
+      colours[t] = tiles.outline[t] === 1 ? style.outline : patternIndex(cx, cy, centre, palette.size);
+      look.bevel[t] = BEVEL.stone;
     }
     const c = colours[t] as number;
     tileRgb[t * 3] = palette.rgb[c * 3] as number;
@@ -119,9 +156,10 @@ export function lookOfTiles(tiles: Tiles, style: PaintStyle, centre: Point, rand
   // Joint colour per tile: its own colour in shadow inside the portrait, the grout elsewhere.
   for (let t = 0; t < count; t++) {
     const shade = isPerson[t] === 1;
-    jointRgb[t * 3] = shade ? (tileRgb[t * 3] as number) * PORTRAIT_JOINT_SHADE : gr;
-    jointRgb[t * 3 + 1] = shade ? (tileRgb[t * 3 + 1] as number) * PORTRAIT_JOINT_SHADE : gg;
-    jointRgb[t * 3 + 2] = shade ? (tileRgb[t * 3 + 2] as number) * PORTRAIT_JOINT_SHADE : gb;
+    const k = (spacing[t] as number) < FINE ? PORTRAIT_JOINT_SHADE.fine : PORTRAIT_JOINT_SHADE.coarse;
+    jointRgb[t * 3] = shade ? (tileRgb[t * 3] as number) * k : gr;
+    jointRgb[t * 3 + 1] = shade ? (tileRgb[t * 3 + 1] as number) * k : gg;
+    jointRgb[t * 3 + 2] = shade ? (tileRgb[t * 3 + 2] as number) * k : gb;
   }
   return look;
 }
@@ -133,10 +171,19 @@ export function lookOfPatternTile(
   cx: number,
   cy: number,
   spacing: number,
+  direction: { cos: number; sin: number },
   colour: number,
   style: PaintStyle,
   random: () => number,
 ): void {
+  look.cx[t] = cx;
+  look.cy[t] = cy;
+  look.cos[t] = direction.cos;
+  look.sin[t] = direction.sin;
+  look.inverseHalf[t] = 2 / spacing;
+  look.bevel[t] = BEVEL.stone;
+  look.sheen[t] = 0;
+  look.glass[t] = 0;
   const light = LIGHT / spacing;
   look.slopeX[t] = -0.6 * light;
   look.slopeY[t] = -0.8 * light;
@@ -160,6 +207,14 @@ export function allocateLook(count: number): TileLook {
     base: new Float32Array(count),
     slopeX: new Float32Array(count),
     slopeY: new Float32Array(count),
+    cx: new Float32Array(count),
+    cy: new Float32Array(count),
+    cos: new Float32Array(count),
+    sin: new Float32Array(count),
+    inverseHalf: new Float32Array(count),
+    bevel: new Float32Array(count),
+    sheen: new Float32Array(count),
+    glass: new Uint8Array(count),
     wide: new Uint8Array(count),
   };
 }
@@ -179,6 +234,10 @@ export function drawTiles(
   lightRow = 0,
 ): void {
   const { rgb: tileRgb, joint: jointRgb, base, slopeX, slopeY, wide: wideTile } = look;
+  // One and two pixels diagonally up-left (down-right with the opposite sign); the window keeps
+  // two pixels clear of the label map's edges wherever it is drawn (the frame covers those).
+  const near = width + 1;
+  const far = 2 * width + 2;
   // Row by row, in runs of one tile: the tile's colour and light are fetched once per run, its
   // last pixel is a joint where the next tile starts and, for wide tiles, so is its first where
   // the previous one ends; in between only the pixels above and below need looking at.
@@ -199,10 +258,21 @@ export function drawTiles(
       const jb = jointRgb[t * 3 + 2] as number;
       const lightX = slopeX[t] as number;
       const light0 = (base[t] as number) + (slopeY[t] as number) * (y - lightRow);
+      const glass = look.glass[t] === 1;
+      const low = glass ? LIGHT_RANGE.glass[0] : LIGHT_RANGE.stone[0];
+      const high = glass ? LIGHT_RANGE.glass[1] : LIGHT_RANGE.stone[1];
+      const bevel = look.bevel[t] as number;
+      const inverseHalf = look.inverseHalf[t] as number;
+      // The pixel's place relative to the tile's centre in half-sizes, for the sheen; rows the
+      // sheen's spot does not reach skip it.
+      const ry = (y - lightRow + 0.5 - (look.cy[t] as number)) * inverseHalf;
+      let rx = (x + 0.5 - (look.cx[t] as number)) * inverseHalf;
+      const sy2 = (ry - SHEEN_Y) * (ry - SHEEN_Y);
+      const sheen = sy2 < SHEEN_R2 ? (look.sheen[t] as number) : 0;
       const lastInside = end < width && labels[row + end] !== t ? end - 1 : end;
       const firstInside = wide && x > 0 && labels[row + x - 1] !== t ? x + 1 : x;
       const checkAbove = wide && hasAbove;
-      for (let px = x, i = row + x, o = (row + x) * 3; px < end; px++, i++, o += 3) {
+      for (let px = x, i = row + x, o = (row + x) * 3; px < end; px++, i++, o += 3, rx += inverseHalf) {
         if (
           px >= lastInside ||
           px < firstInside ||
@@ -214,9 +284,19 @@ export function drawTiles(
           out[o + 2] = jb;
           continue;
         }
-        // Kept within ±18 %: a tile larger than its nominal size must not run into dark or bright.
-        const raw = light0 + lightX * px;
-        const light = raw < 0.82 ? 0.82 : raw > 1.18 ? 1.18 : raw;
+        // The bevel: a pixel whose tile ends just above-left of it lies on the ground edge facing
+        // the light, one whose tile ends just below-right on the edge facing away.
+        // Wide stones have a two-pixel bevel, the rest one.
+        let raw = light0 + lightX * px;
+        if (labels[i - near] !== t) raw += bevel;
+        else if (wide && labels[i - far] !== t) raw += bevel * 0.5;
+        if (labels[i + near] !== t) raw -= bevel;
+        else if (wide && labels[i + far] !== t) raw -= bevel * 0.5;
+        if (sheen !== 0) {
+          const q = 1 - ((rx - SHEEN_X) * (rx - SHEEN_X) + sy2) / SHEEN_R2;
+          if (q > 0) raw += sheen * q * q;
+        }
+        const light = raw < low ? low : raw > high ? high : raw;
         const vr = r * light;
         const vg = g * light;
         const vb = b * light;

@@ -1,8 +1,8 @@
 import { scratch } from './scratch.js';
 import { type Centres, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
-/** Floats per tile in the packed centres: x, y, L, a, b, person share, colour weight, padding. */
-const STRIDE = 8;
+/** Floats per tile in the packed centres: x, y, person share, row cos and sin / size. */
+const STRIDE = 5;
 
 /** The centres interleaved, so one tile's fields share a cache line. */
 function pack(c: Centres): Float32Array {
@@ -11,19 +11,18 @@ function pack(c: Centres): Float32Array {
   for (let t = 0, k = 0; t < count; t++, k += STRIDE) {
     packed[k] = c.x[t] as number;
     packed[k + 1] = c.y[t] as number;
-    packed[k + 2] = c.l[t] as number;
-    packed[k + 3] = c.a[t] as number;
-    packed[k + 4] = c.b[t] as number;
-    packed[k + 5] = c.m[t] as number;
-    packed[k + 6] = c.colourWeight[t] as number;
+    packed[k + 2] = c.m[t] as number;
+    packed[k + 3] = (c.cos[t] as number) * (c.inverseSize[t] as number);
+    packed[k + 4] = (c.sin[t] as number) * (c.inverseSize[t] as number);
   }
   return packed;
 }
 
 /**
  * Upsamples the labels. Where the four nearest half-resolution labels disagree, the artwork pixel
- * takes the tile that fits it best by position (in the size map's metric) and colour, so joints
- * run as smooth lines instead of 2-pixel stairs and still keep to the photo's edges.
+ * takes the tile that fits it best by position (in the tile's own square metric) and person mask,
+ * so joints run as the straight sides of cut stones instead of 2-pixel stairs. Colour chose the
+ * tiles at half resolution already; here it would only fray the sides.
  */
 export function refineToFull(
   half: WorkingImage,
@@ -35,7 +34,7 @@ export function refineToFull(
   const hw = half.width;
   const hh = half.height;
   const labels = scratch('labels', Uint16Array, width * height);
-  const { inverseSpacing2, mask, lab } = half;
+  const { mask } = half;
   const centres = pack(c);
   for (let hy = 0; hy < hh; hy++) {
     const up = Math.max(0, hy - 1) * hw;
@@ -64,11 +63,7 @@ export function refineToFull(
         continue;
       }
       const hi = row + hx;
-      const inv = inverseSpacing2[hi] as number;
       const m = mask[hi] as number;
-      const l = lab[hi * 3] as number;
-      const a = lab[hi * 3 + 1] as number;
-      const b = lab[hi * 3 + 2] as number;
       // Each artwork pixel of the block lies ¼ half-pixel from its centre and chooses between the
       // block's own tile and the horizontal, vertical and diagonal neighbours on its side; ties go
       // to the earlier candidate, so to the block's own tile first.
@@ -93,14 +88,13 @@ export function refineToFull(
           const k = candidate * STRIDE;
           const dx = px - (centres[k] as number);
           const dy = py - (centres[k + 1] as number);
-          const dl = l - (centres[k + 2] as number);
-          const da = a - (centres[k + 3] as number);
-          const db = b - (centres[k + 4] as number);
-          const dm = m - (centres[k + 5] as number);
-          const distance =
-            (dx * dx + dy * dy) * inv +
-            (centres[k + 6] as number) * (dl * dl + da * da + db * db) +
-            MASK_WEIGHT * dm * dm;
+          const dm = m - (centres[k + 2] as number);
+          const cos = centres[k + 3] as number;
+          const sin = centres[k + 4] as number;
+          const u = Math.abs(dx * cos + dy * sin);
+          const w = Math.abs(dy * cos - dx * sin);
+          const e = u > w ? u : w;
+          const distance = e * e + MASK_WEIGHT * dm * dm;
           if (distance < bestDistance) {
             bestDistance = distance;
             best = candidate;

@@ -1,7 +1,12 @@
 import { type SizeMap, TILE_SIZES } from './detail.js';
 import type { Point } from './geometry.js';
+import { cellCentre, GUIDE_CELL, type Guides } from './guides.js';
+import { scratch } from './scratch.js';
 
-/** Where tesserae start: x, y in artwork pixels plus the intended tile spacing and role. */
+/**
+ * Where tesserae start: x, y in artwork pixels, the intended tile size, role and the direction
+ * of the row the tessera lies in.
+ */
 export interface Seeds {
   count: number;
   x: Float32Array;
@@ -9,85 +14,308 @@ export interface Seeds {
   size: Float32Array;
   /** 1 for the visitor, 0 for the background pattern. */
   person: Uint8Array;
+  /** 1 for the background row that outlines the silhouette. */
+  outline: Uint8Array;
+  /** Direction of the tessera's row (unit vector). */
+  cos: Float32Array;
+  sin: Float32Array;
 }
 
 /**
- * Lays seeds for the person by error diffusion (Floyd–Steinberg) over the size map's density,
- * 1/size² seeds per pixel, so density follows the map continuously and the seeds come out evenly
- * spread, like blue noise; and for the background along concentric rings around the face, the way
- * mosaicists lay rows of tesserae around a figure.
+ * The sizes tesserae are cut in. The size map varies smoothly; rows of one size read as laid by
+ * hand, rows whose stones shrink and grow from one to the next do not.
+ */
+const FAMILIES = [7.5, 9.5, 11, 13, 17, 22, 34];
+/** Each family takes the sizes up to the geometric mean with the next one. */
+const LIMITS = FAMILIES.slice(1).map((next, i) => Math.sqrt(next * (FAMILIES[i] as number)));
+
+function cut(size: number): number {
+  let f = 0;
+  while (f < LIMITS.length && size > (LIMITS[f] as number)) f++;
+  return FAMILIES[f] as number;
+}
+
+/** Size of the background row that outlines the figure (artwork pixels). */
+export const OUTLINE_SIZE = 15;
+/** Two tesserae keep their centres at least this share of their mean size apart. */
+const SPACING = 0.88;
+/** Holes between rows get a tessera of their own only where one fits whole. */
+const HOLE = 0.8;
+/** A cell proposes a place on its row only when it lies this close to the row's middle line. */
+const NEAR_ROW = 2.9;
+/** See `Layer.covered`: HOLE / 2, so a covered place is too near for a row or a hole alike. */
+const COVERED = 0.4;
+/** Buckets of the seed index, artwork pixels. */
+const BUCKET = 16;
+
+/**
+ * Lays the tesserae as a mosaicist does: rows along the guide lines first, nearest first, so the
+ * silhouette, face oval, eyes, brows and lips are each outlined and the figure filled by rows
+ * following them (opus vermiculatum); one row outlining the figure on the background side; then
+ * the background on concentric rings around the face (opus tessellatum); then a tessera in every
+ * hole large enough for one. A place is taken only if it keeps clear of every tessera laid
+ * before it.
  */
 export function placeSeeds(
   map: SizeMap,
-  isPerson: (x: number, y: number) => boolean,
+  guides: Guides,
+  personShare: Float32Array,
   width: number,
   height: number,
   centre: Point,
   random: () => number,
 ): Seeds {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  const sizes: number[] = [];
-  const people: number[] = [];
-  const push = (x: number, y: number, size: number, person: number) => {
-    xs.push(x);
-    ys.push(y);
-    sizes.push(size);
-    people.push(person);
+  const laid = new Layer(width, height);
+  const { width: gw, height: gh, nearX, nearY, distance, tangentX, tangentY } = guides;
+  const personAt = (x: number, y: number) => {
+    const gx = Math.min(gw - 1, Math.max(0, Math.floor(x / map.cell)));
+    const gy = Math.min(gh - 1, Math.max(0, Math.floor(y / map.cell)));
+    return (personShare[gy * gw + gx] as number) >= 0.5;
   };
 
-  const { cell } = map;
-  const w = map.width;
-  const error = new Float32Array((w + 2) * 2);
-  for (let gy = 0; gy < map.height; gy++) {
-    const row = (gy & 1) * (w + 2);
-    const next = ((gy + 1) & 1) * (w + 2);
-    error.fill(0, next, next + w + 2);
-    // Serpentine scan keeps the diffusion from drawing diagonal streaks.
-    const reverse = (gy & 1) === 1;
-    for (let k = 0; k < w; k++) {
-      const gx = reverse ? w - 1 - k : k;
-      const step = reverse ? -1 : 1;
-      const x = (gx + 0.5) * cell;
-      const y = (gy + 0.5) * cell;
-      const size = map.sizes[gy * w + gx] as number;
-      const wanted = isPerson(x, y) ? (cell * cell) / (size * size) : 0;
-      const value = wanted + (error[row + gx + 1] as number);
-      const placed = value >= 0.5 ? 1 : 0;
-      if (placed) {
-        push(
-          Math.min(width - 1, x + (random() - 0.5) * cell),
-          Math.min(height - 1, y + (random() - 0.5) * cell),
-          size,
-          1,
-        );
+  // Places on the rows, with their distance from the guide line as priority.
+  // At most one per cell, six numbers each: priority, x, y, size, row direction.
+  const candidates = scratch('seed-candidates', Float32Array, gw * gh * 6);
+  let count = 0;
+  for (let gy = 0, i = 0; gy < gh; gy++) {
+    const py = cellCentre(gy);
+    for (let gx = 0; gx < gw; gx++, i++) {
+      const d = distance[i] as number;
+      if (!(d > 0.5) || !Number.isFinite(d)) continue;
+      const person = (personShare[i] as number) >= 0.5;
+      const size = person ? cut(map.sizes[i] as number) : OUTLINE_SIZE;
+      const k = Math.max(0, Math.round(d / size - 0.5));
+      if (!person && k > 0) continue;
+      const px = cellCentre(gx);
+      const qx = nearX[i] as number;
+      const qy = nearY[i] as number;
+      const nx = (px - qx) / d;
+      const ny = (py - qy) / d;
+      const r = (k + 0.5) * size;
+      const x = qx + nx * r;
+      const y = qy + ny * r;
+      if (Math.abs(x - px) > NEAR_ROW || Math.abs(y - py) > NEAR_ROW) continue;
+      if (x < 0 || y < 0 || x >= width || y >= height) continue;
+      // The place must lie in the same guide's territory and on the same side of the silhouette.
+      const tx = Math.min(gw - 1, Math.floor(x / map.cell));
+      const ty = Math.min(gh - 1, Math.floor(y / map.cell));
+      const t = ty * gw + tx;
+      if (Math.abs((distance[t] as number) - r) > 0.3 * size) continue;
+      if ((personShare[t] as number) >= 0.5 !== person) continue;
+      // The first row lies along the guide itself; further rows along their offset curves, which
+      // turn around a line's ends and corners.
+      let cos = -ny;
+      let sin = nx;
+      if (k === 0 && (tangentX[i] !== 0 || tangentY[i] !== 0)) {
+        // Of the two directions along the guide, the one that keeps the tile's frame turning the same way.
+        const flip = (tangentX[i] as number) * cos + (tangentY[i] as number) * sin < 0 ? -1 : 1;
+        cos = (tangentX[i] as number) * flip;
+        sin = (tangentY[i] as number) * flip;
       }
-      const residual = value - placed;
-      error[row + gx + 1 + step] = (error[row + gx + 1 + step] as number) + (residual * 7) / 16;
-      error[next + gx + 1 - step] = (error[next + gx + 1 - step] as number) + (residual * 3) / 16;
-      error[next + gx + 1] = (error[next + gx + 1] as number) + (residual * 5) / 16;
-      error[next + gx + 1 + step] = (error[next + gx + 1 + step] as number) + (residual * 1) / 16;
+      const o = count++ * 6;
+      candidates[o] = person ? r : -1;
+      candidates[o + 1] = x;
+      candidates[o + 2] = y;
+      candidates[o + 3] = size;
+      candidates[o + 4] = cos;
+      candidates[o + 5] = sin;
     }
   }
+  const order = orderOf(candidates, count);
+  for (const c of order) {
+    const o = c * 6;
+    const person = (candidates[o] as number) >= 0;
+    laid.tryAdd(
+      candidates[o + 1] as number,
+      candidates[o + 2] as number,
+      candidates[o + 3] as number,
+      person ? 1 : 0,
+      person ? 0 : 1,
+      candidates[o + 4] as number,
+      candidates[o + 5] as number,
+      SPACING,
+    );
+  }
 
+  // The background's rings around the face.
   const farthest = Math.hypot(Math.max(centre.x, width - centre.x), Math.max(centre.y, height - centre.y));
-  const spacing = TILE_SIZES.background;
-  for (let r = spacing * 0.75; r < farthest + spacing; r += spacing) {
-    const steps = Math.max(6, Math.round((2 * Math.PI * r) / spacing));
+  const ring = TILE_SIZES.background;
+  for (let r = ring * 0.75; r < farthest + ring; r += ring) {
+    const steps = Math.max(6, Math.round((2 * Math.PI * r) / ring));
     const phase = random() * 2 * Math.PI;
     for (let s = 0; s < steps; s++) {
       const angle = phase + (s * 2 * Math.PI) / steps;
       const x = centre.x + r * Math.cos(angle);
       const y = centre.y + r * Math.sin(angle);
-      if (x < -spacing / 2 || y < -spacing / 2 || x > width + spacing / 2 || y > height + spacing / 2) continue;
-      if (!isPerson(x, y)) push(Math.min(width - 1, Math.max(0, x)), Math.min(height - 1, Math.max(0, y)), spacing, 0);
+      if (x < -ring / 2 || y < -ring / 2 || x > width + ring / 2 || y > height + ring / 2) continue;
+      const cx = Math.min(width - 1, Math.max(0, x));
+      const cy = Math.min(height - 1, Math.max(0, y));
+      if (personAt(cx, cy)) continue;
+      laid.tryAdd(cx, cy, ring, 0, 0, -Math.sin(angle), Math.cos(angle), SPACING);
     }
   }
-  return {
-    count: xs.length,
-    x: Float32Array.from(xs),
-    y: Float32Array.from(ys),
-    size: Float32Array.from(sizes),
-    person: Uint8Array.from(people),
-  };
+
+  // Holes where rows met at an angle or ran out.
+  for (let gy = 0; gy < gh; gy++) {
+    const y = cellCentre(gy);
+    for (let gx = 0; gx < gw; gx++) {
+      const i = gy * gw + gx;
+      if (laid.covers(i)) continue;
+      const person = (personShare[i] as number) >= 0.5;
+      const size = person ? cut(map.sizes[i] as number) : ring;
+      // Stones from 13 px up are looked for on every other cell: a hole one fits in spans several.
+      if (size >= 13 && ((gx | gy) & 1) === 1) continue;
+      const x = cellCentre(gx);
+      let cos: number;
+      let sin: number;
+      if (person) {
+        const d = distance[i] as number;
+        if (d > 1 && Number.isFinite(d)) {
+          cos = -(y - (nearY[i] as number)) / d;
+          sin = (x - (nearX[i] as number)) / d;
+        } else {
+          cos = (tangentX[i] as number) || 1;
+          sin = tangentY[i] as number;
+        }
+      } else {
+        const r = Math.hypot(x - centre.x, y - centre.y) || 1;
+        cos = -(y - centre.y) / r;
+        sin = (x - centre.x) / r;
+      }
+      laid.tryAdd(x, y, size, person ? 1 : 0, 0, cos, sin, HOLE);
+    }
+  }
+  return laid.seeds();
+}
+
+/** Candidate indices: background outline first, then by distance from the guide line (1-px bins). */
+function orderOf(candidates: Float32Array, count: number): Int32Array {
+  const bins = 1026;
+  const starts = new Int32Array(bins + 1);
+  const binOf = (c: number) => Math.min(bins - 1, Math.round((candidates[c * 6] as number) + 1));
+  for (let c = 0; c < count; c++) starts[binOf(c) + 1] = (starts[binOf(c) + 1] as number) + 1;
+  for (let b = 0; b < bins; b++) starts[b + 1] = (starts[b + 1] as number) + (starts[b] as number);
+  const order = new Int32Array(count);
+  for (let c = 0; c < count; c++) {
+    const b = binOf(c);
+    order[starts[b] as number] = c;
+    starts[b] = (starts[b] as number) + 1;
+  }
+  return order;
+}
+
+/** The tesserae laid so far, bucketed so a new place is checked against its neighbours only. */
+class Layer {
+  private readonly xs: number[] = [];
+  private readonly ys: number[] = [];
+  private readonly sizes: number[] = [];
+  private readonly people: number[] = [];
+  private readonly outlines: number[] = [];
+  private readonly coss: number[] = [];
+  private readonly sins: number[] = [];
+  private readonly next: number[] = [];
+  private readonly heads: Int32Array;
+  private readonly columns: number;
+  private readonly rows: number;
+  /** The largest tessera laid so far: no neighbour lies farther than it and a new one need keep apart. */
+  private reach = 0;
+  /**
+   * Guide-grid cells whose centre lies within COVERED of a tessera's size from its centre: any
+   * place in them is too near that tessera (a tile is at least 7.5 px, and 0.4 of that is more
+   * than a cell's half-diagonal), which settles most places without a search.
+   */
+  private readonly covered: Uint8Array;
+  private readonly gridWidth: number;
+  private readonly gridHeight: number;
+
+  constructor(width: number, height: number) {
+    this.columns = Math.ceil(width / BUCKET) + 1;
+    this.rows = Math.ceil(height / BUCKET) + 1;
+    this.heads = new Int32Array(this.columns * this.rows).fill(-1);
+    this.gridWidth = Math.ceil(width / GUIDE_CELL);
+    this.gridHeight = Math.ceil(height / GUIDE_CELL);
+    this.covered = new Uint8Array(this.gridWidth * this.gridHeight);
+  }
+
+  /** Whether guide-grid cell `i` is covered (see `covered`). */
+  covers(i: number): boolean {
+    return this.covered[i] === 1;
+  }
+
+  private isCovered(x: number, y: number): boolean {
+    const gx = Math.floor(x / GUIDE_CELL);
+    const gy = Math.floor(y / GUIDE_CELL);
+    if (gx < 0 || gy < 0 || gx >= this.gridWidth || gy >= this.gridHeight) return false;
+    return this.covered[gy * this.gridWidth + gx] === 1;
+  }
+
+  private cover(x: number, y: number, size: number): void {
+    const r = COVERED * size;
+    const gx0 = Math.max(0, Math.ceil((x - r) / GUIDE_CELL - 0.5));
+    const gx1 = Math.min(this.gridWidth - 1, Math.floor((x + r) / GUIDE_CELL - 0.5));
+    const gy0 = Math.max(0, Math.ceil((y - r) / GUIDE_CELL - 0.5));
+    const gy1 = Math.min(this.gridHeight - 1, Math.floor((y + r) / GUIDE_CELL - 0.5));
+    for (let gy = gy0; gy <= gy1; gy++) {
+      const dy = cellCentre(gy) - y;
+      for (let gx = gx0; gx <= gx1; gx++) {
+        const dx = cellCentre(gx) - x;
+        if (dx * dx + dy * dy <= r * r) this.covered[gy * this.gridWidth + gx] = 1;
+      }
+    }
+  }
+
+  tryAdd(
+    x: number,
+    y: number,
+    size: number,
+    person: number,
+    outline: number,
+    cos: number,
+    sin: number,
+    spacing: number,
+  ): boolean {
+    if (this.isCovered(x, y)) return false;
+    const radius = (spacing * (size + this.reach)) / 2;
+    const bx0 = Math.max(0, Math.floor((x - radius) / BUCKET));
+    const bx1 = Math.min(this.columns - 1, Math.floor((x + radius) / BUCKET));
+    const by0 = Math.max(0, Math.floor((y - radius) / BUCKET));
+    const by1 = Math.min(this.rows - 1, Math.floor((y + radius) / BUCKET));
+    const { xs, ys, sizes, next, heads } = this;
+    for (let by = by0; by <= by1; by++) {
+      for (let bx = bx0; bx <= bx1; bx++) {
+        for (let s = heads[by * this.columns + bx] as number; s >= 0; s = next[s] as number) {
+          const dx = (xs[s] as number) - x;
+          const dy = (ys[s] as number) - y;
+          const limit = (spacing * (size + (sizes[s] as number))) / 2;
+          if (dx * dx + dy * dy < limit * limit) return false;
+        }
+      }
+    }
+    const b = Math.floor(y / BUCKET) * this.columns + Math.floor(x / BUCKET);
+    next.push(heads[b] as number);
+    heads[b] = xs.length;
+    if (size > this.reach) this.reach = size;
+    this.cover(x, y, size);
+    xs.push(x);
+    ys.push(y);
+    sizes.push(size);
+    this.people.push(person);
+    this.outlines.push(outline);
+    this.coss.push(cos);
+    this.sins.push(sin);
+    return true;
+  }
+
+  seeds(): Seeds {
+    return {
+      count: this.xs.length,
+      x: Float32Array.from(this.xs),
+      y: Float32Array.from(this.ys),
+      size: Float32Array.from(this.sizes),
+      person: Uint8Array.from(this.people),
+      outline: Uint8Array.from(this.outlines),
+      cos: Float32Array.from(this.coss),
+      sin: Float32Array.from(this.sins),
+    };
+  }
 }

@@ -2,7 +2,7 @@ import { ARTWORK, isTooDark, UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { type Art, type ArtVariantName, perArt } from './art.js';
 import { applyFrame, type FrameOverlay, frameOverlay } from './brand-frame.js';
-import { createPalette, imageToLab } from './colour.js';
+import { createPalette } from './colour.js';
 import { openPhoto, type Photo, type RgbImage } from './decode.js';
 import { buildSizeMap } from './detail.js';
 import { chooseFace, type FaceGeometry, geometryOf, meanLuma } from './face.js';
@@ -15,6 +15,7 @@ import {
   toArtwork,
   warpToArtwork,
 } from './framing.js';
+import { buildGuides, GUIDE_CELL } from './guides.js';
 import { type DetectedFace, type Landmarks, mapLandmarks } from './landmarks.js';
 import { LAYOUT } from './layout.js';
 import { detectFaces, segmentPerson } from './models.js';
@@ -25,7 +26,7 @@ import { resizeRgb } from './resample.js';
 import { scratch } from './scratch.js';
 import { placeSeeds } from './seeds.js';
 import { paintStory } from './story.js';
-import { buildTiles, inverseSpacings, quarterOf, type Tiles } from './superpixels.js';
+import { buildTiles, quarterOf, type Tiles } from './superpixels.js';
 
 /**
  * The render's stages, each from its own typed input to its output, in the order `render.ts` runs
@@ -130,33 +131,22 @@ export async function segment({ half }: Framed): Promise<PersonMask> {
   return { mask: await segmentPerson(input), width: MASK_SIZE, height: MASK_SIZE };
 }
 
-/** Tiles sized by the detail map and grown along the photo's edges. */
+/** Tesserae sized by the detail map, laid in rows along the figure's lines and the background's rings. */
 export function tessellate(
   { framing, from, half, landmarks }: Framed,
   person: PersonMask,
   random: () => number,
 ): Tiles {
   const { width, height } = LAYOUT;
-  const halfLab = imageToLab(half.data, scratch('half-lab', Float32Array, half.data.length));
   const halfMask = personProbability({ framing, from, half, landmarks }, person);
-  const quarter = quarterOf(halfLab, halfMask, half.width, half.height);
+  const quarter = quarterOf(half.data, halfMask, half.width, half.height);
   const quarterLuma = scratch('quarter-luma', Float32Array, quarter.mask.length);
   for (let i = 0; i < quarterLuma.length; i++) quarterLuma[i] = quarter.lab[i * 3] as number;
-  const sizeMap = buildSizeMap(quarterLuma, quarter.mask, quarter.width, quarter.height, 4, landmarks);
-  const spacing = inverseSpacings(sizeMap, half.width, half.height);
-  const isPerson = (x: number, y: number) => {
-    const hx = Math.min(half.width - 1, Math.max(0, Math.floor(x / 2)));
-    const hy = Math.min(half.height - 1, Math.max(0, Math.floor(y / 2)));
-    return (halfMask[hy * half.width + hx] as number) >= 0.5;
-  };
-  const seeds = placeSeeds(sizeMap, isPerson, width, height, framing.target, random);
-  return buildTiles(
-    { width: half.width, height: half.height, lab: halfLab, mask: halfMask, inverseSpacing2: spacing.half },
-    { ...quarter, inverseSpacing2: spacing.quarter },
-    seeds,
-    width,
-    height,
-  );
+  const sizeMap = buildSizeMap(quarterLuma, quarter.mask, quarter.width, quarter.height, GUIDE_CELL, landmarks);
+  const guides = buildGuides(quarterLuma, quarter.mask, quarter.width, quarter.height, landmarks);
+  const seeds = placeSeeds(sizeMap, guides, quarter.mask, width, height, framing.target, random);
+  const working = { ...half, rgb: half.data, mask: halfMask, lab: quarter.lab, labWidth: quarter.width };
+  return buildTiles(working, seeds, width, height);
 }
 
 /** The painted artwork (RGB, inside the frame's window only) and the frame that goes over it. */

@@ -37,10 +37,11 @@ export function paintStory({ look, painted, style, centre, frame, random }: Stor
   if (!above || !middle || !below) throw new Error('the story frame needs windows above, around and below the 4:5');
   const seeds = ringSeeds(centre, random);
   for (const [i, seed] of seeds.entries()) seed.tile = look.count + i;
-  // Each window's labels reach a row beyond it, so its edge rows get joints only where tiles meet.
+  // Each window's labels reach two rows beyond it, so its edge rows get joints and bevels only
+  // where tiles meet.
   const labels = scratch('story-labels', Uint16Array, width * height);
-  assignNearest(labels, above.top - 1, above.bottom + 1, seeds);
-  assignNearest(labels, below.top - 1, Math.min(height, below.bottom + 1), seeds);
+  assignNearest(labels, above.top - 2, above.bottom + 2, seeds);
+  assignNearest(labels, below.top - 2, Math.min(height, below.bottom + 2), seeds);
   const storyLook = extendLook(look, seeds, style, centre, random);
   const out = scratch('story-painted', Uint8Array, width * height * 3);
   const columns = { left: frame.innerLeft, right: frame.innerRight };
@@ -57,6 +58,9 @@ export function paintStory({ look, painted, style, centre, frame, random }: Stor
 interface Seed {
   x: number;
   y: number;
+  /** Direction of the seed's ring (unit vector): its tessera is a square along it. */
+  cos: number;
+  sin: number;
   /** Tile index in the story's label map. */
   tile: number;
 }
@@ -78,24 +82,27 @@ function ringSeeds(centre: Point, random: () => number): Seed[] {
       if (x < -SPACING / 2 || x > width + SPACING / 2 || y < top - SPACING / 2 || y > bottom + SPACING / 2) continue;
       // Only the rows the 4:5 does not show need new tiles.
       if (y >= LAYOUT.border + SPACING && y <= LAYOUT.height - LAYOUT.band - SPACING) continue;
-      seeds.push({ x, y, tile: 0 });
+      seeds.push({ x, y, cos: -Math.sin(angle), sin: Math.cos(angle), tile: 0 });
     }
   }
   return seeds;
 }
 
 /**
- * Gives each pixel of story rows `from`–`to` (exclusive) its nearest seed's tile: Voronoi cells of
- * seeds laid on rings, which read as rows of near-square stones. The cells are found on a grid of
- * every other pixel first; Voronoi cells are convex, so a pixel whose surrounding grid points all
- * fall in one cell lies in that cell too, and only pixels along the cells' borders (about one in
- * six) are measured against the seeds again. That keeps the story within its time budget.
+ * Gives each pixel of story rows `from`–`to` (exclusive) its nearest seed's tile by the Chebyshev
+ * distance in the seed's ring frame, as the 4:5's background is cut: square stones laid along the
+ * rings. The cells are found on a grid of every other pixel first; a pixel whose surrounding grid
+ * points all fall in one cell lies in that cell too (neighbouring squares turn by a few degrees
+ * only, so their borders are near-straight), and only pixels along the cells' borders (about one
+ * in six) are measured against the seeds again. That keeps the story within its time budget.
  */
 function assignNearest(labels: Uint16Array, from: number, to: number, seeds: Seed[]): void {
   const { width, offset } = STORY_LAYOUT;
   if (to <= from) return;
   const xs = Float64Array.from(seeds, (s) => s.x);
   const ys = Float64Array.from(seeds, (s) => s.y);
+  const coss = Float64Array.from(seeds, (s) => s.cos);
+  const sins = Float64Array.from(seeds, (s) => s.sin);
   const nearest = (px: number, py: number, pool: ArrayLike<number>, size: number): number => {
     let best = 0;
     let bestDistance = Number.POSITIVE_INFINITY;
@@ -103,7 +110,11 @@ function assignNearest(labels: Uint16Array, from: number, to: number, seeds: See
       const s = pool[k] as number;
       const dx = (xs[s] as number) - px;
       const dy = (ys[s] as number) - py;
-      const d = dx * dx + dy * dy;
+      const cos = coss[s] as number;
+      const sin = sins[s] as number;
+      const u = Math.abs(dx * cos + dy * sin);
+      const v = Math.abs(dy * cos - dx * sin);
+      const d = u > v ? u : v;
       if (d < bestDistance) {
         bestDistance = d;
         best = s;
@@ -196,6 +207,14 @@ function extendLook(look: TileLook, seeds: Seed[], style: PaintStyle, centre: Po
   out.base.set(look.base);
   out.slopeX.set(look.slopeX);
   out.slopeY.set(look.slopeY);
+  out.cx.set(look.cx);
+  out.cy.set(look.cy);
+  out.cos.set(look.cos);
+  out.sin.set(look.sin);
+  out.inverseHalf.set(look.inverseHalf);
+  out.bevel.set(look.bevel);
+  out.sheen.set(look.sheen);
+  out.glass.set(look.glass);
   out.wide.set(look.wide);
   out.personTiles = look.personTiles;
   for (const seed of seeds) {
@@ -205,6 +224,7 @@ function extendLook(look: TileLook, seeds: Seed[], style: PaintStyle, centre: Po
       seed.x,
       seed.y,
       SPACING,
+      seed,
       patternIndex(seed.x, seed.y, centre, style.pattern.size),
       style,
       random,

@@ -1,80 +1,142 @@
 import { describe, expect, it } from 'vitest';
+import { buildGuides, GUIDE_CELL } from './guides.js';
+import type { Landmarks } from './landmarks.js';
 import { createRandom } from './random.js';
 import { placeSeeds } from './seeds.js';
 import { buildTiles, quarterOf } from './superpixels.js';
 
 /**
- * The tessellation on a synthetic picture: a dark and a light half meeting on a vertical edge that
- * the seed layout knows nothing about, everything "person", uniform 16-px tiles.
+ * The tessellation on a synthetic picture: a dark and a light half meeting on a slanted edge,
+ * everything "person", uniform 13-px tiles, and a face far off the canvas.
  */
 const width = 320;
 const height = 240;
-const edge = 164;
-const size = 16;
+const size = 13;
+/** The edge runs through (160, 120) at this angle from the vertical. */
+const SLANT = 0.35;
+const edgeX = (y: number) => 160 + (y - 120) * Math.tan(SLANT);
+
+const away = Float32Array.of(-500, -500, -490, -500, -490, -490);
+const faceAway: Landmarks = {
+  outline: away,
+  rightEye: away,
+  leftEye: away,
+  rightBrow: away,
+  leftBrow: away,
+  lips: away,
+  mouth: away,
+  nose: away,
+  cheeks: away,
+};
 
 function scene() {
   const hw = width / 2;
   const hh = height / 2;
-  const lab = new Float32Array(hw * hh * 3);
+  const rgb = new Uint8Array(hw * hh * 3);
   for (let y = 0; y < hh; y++) {
-    for (let x = 0; x < hw; x++) lab[(y * hw + x) * 3] = (x + 0.5) * 2 < edge ? 25 : 75;
+    for (let x = 0; x < hw; x++)
+      rgb.fill((x + 0.5) * 2 < edgeX((y + 0.5) * 2) ? 60 : 190, (y * hw + x) * 3, (y * hw + x + 1) * 3);
   }
-  const half = {
-    width: hw,
-    height: hh,
-    lab,
-    mask: new Float32Array(hw * hh).fill(1),
-    inverseSpacing2: new Float32Array(hw * hh).fill(1 / (size / 2) ** 2),
-  };
-  const map = {
-    sizes: new Float32Array((width / 4) * (height / 4)).fill(size),
-    width: width / 4,
-    height: height / 4,
-    cell: 4,
-  };
-  const quarter = {
-    ...quarterOf(half.lab, half.mask, hw, hh),
-    inverseSpacing2: new Float32Array((hw / 2) * (hh / 2)).fill(1 / (size / 4) ** 2),
-  };
-  const seeds = placeSeeds(map, () => true, width, height, { x: width / 2, y: height / 2 }, createRandom(1));
-  return { half, quarter, seeds };
+  const mask = new Float32Array(hw * hh).fill(1);
+  const quarter = quarterOf(rgb, mask, hw, hh);
+  const half = { width: hw, height: hh, rgb, mask, lab: quarter.lab, labWidth: quarter.width };
+  const gw = quarter.width;
+  const gh = quarter.height;
+  const luma = new Float32Array(gw * gh);
+  for (let i = 0; i < luma.length; i++) luma[i] = quarter.lab[i * 3] as number;
+  const map = { sizes: new Float32Array(gw * gh).fill(size), width: gw, height: gh, cell: GUIDE_CELL };
+  const guides = buildGuides(luma, quarter.mask, gw, gh, faceAway);
+  const seeds = placeSeeds(map, guides, quarter.mask, width, height, { x: width / 2, y: height / 2 }, createRandom(1));
+  return { half, seeds, tiles: buildTiles(half, seeds, width, height) };
 }
 
+/** Each tile's pixels as (x, y) lists. */
+function pixelsOf(labels: Uint16Array, count: number): number[][] {
+  const pixels: number[][] = Array.from({ length: count }, () => []);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) (pixels[labels[y * width + x] as number] as number[]).push(x, y);
+  }
+  return pixels;
+}
+
+/** Area ÷ the smallest rectangle around the tile, searched over directions in 3° steps. */
+function rectangularity(points: number[]): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let a = 0; a < 90; a += 3) {
+    const c = Math.cos((a * Math.PI) / 180);
+    const s = Math.sin((a * Math.PI) / 180);
+    let u0 = Number.POSITIVE_INFINITY;
+    let u1 = Number.NEGATIVE_INFINITY;
+    let v0 = Number.POSITIVE_INFINITY;
+    let v1 = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < points.length; i += 2) {
+      const u = (points[i] as number) * c + (points[i + 1] as number) * s;
+      const v = (points[i + 1] as number) * c - (points[i] as number) * s;
+      u0 = Math.min(u0, u);
+      u1 = Math.max(u1, u);
+      v0 = Math.min(v0, v);
+      v1 = Math.max(v1, v);
+    }
+    best = Math.min(best, (u1 - u0 + 1) * (v1 - v0 + 1));
+  }
+  return points.length / 2 / best;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+
 describe('tessellation', () => {
-  it('lays about one seed per size² of area', () => {
-    const { seeds } = scene();
-    expect(seeds.count).toBeGreaterThan(0.85 * ((width * height) / size ** 2));
-    expect(seeds.count).toBeLessThan(1.15 * ((width * height) / size ** 2));
+  const { seeds, tiles } = scene();
+
+  it('lays about one tessera per size² of area', () => {
+    expect(seeds.count).toBeGreaterThan(0.8 * ((width * height) / size ** 2));
+    expect(seeds.count).toBeLessThan(1.25 * ((width * height) / size ** 2));
   });
 
-  it('grows tiles that follow an edge instead of crossing it', () => {
-    const { half, quarter, seeds } = scene();
-    const tiles = buildTiles(half, quarter, seeds, width, height);
-    const left = new Float64Array(tiles.count);
-    const total = new Float64Array(tiles.count);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        const t = tiles.labels[y * width + x] as number;
-        total[t] = (total[t] as number) + 1;
-        if (x + 0.5 < edge) left[t] = (left[t] as number) + 1;
+  it('lays the tesserae along the edge, not across it', () => {
+    let straddling = 0;
+    const angles: number[] = [];
+    const pixels = pixelsOf(tiles.labels, tiles.count);
+    for (let t = 0; t < tiles.count; t++) {
+      const points = pixels[t] as number[];
+      let left = 0;
+      for (let i = 0; i < points.length; i += 2)
+        if ((points[i] as number) + 0.5 < edgeX(points[i + 1] as number)) left++;
+      const share = left / (points.length / 2);
+      // The picture's first and last rows of cells have no gradient to find the edge by.
+      const y = tiles.y[t] as number;
+      if (y < size || y > height - size) continue;
+      // A stone's side may run a pixel over the edge; a tenth of it over is a tile across the edge.
+      if (share > 0.1 && share < 0.9) straddling++;
+      // Within two tile widths of the edge the rows run along it.
+      const gap = Math.abs((tiles.x[t] as number) - edgeX(y)) * Math.cos(SLANT);
+      if (gap < 2 * size) {
+        const along = Math.abs((tiles.cos[t] as number) * Math.sin(SLANT) + (tiles.sin[t] as number) * Math.cos(SLANT));
+        angles.push((Math.acos(Math.min(1, along)) * 180) / Math.PI);
       }
     }
-    let straddling = 0;
-    for (let t = 0; t < tiles.count; t++) {
-      const share = (left[t] as number) / (total[t] as number);
-      if (share > 0.05 && share < 0.95) straddling++;
-    }
-    // A plain Voronoi of these seeds would cut the edge with about one tile per row of tiles.
+    // A plain Voronoi of scattered seeds would cut the edge with about one tile per row of tiles.
     expect(straddling).toBeLessThanOrEqual(1);
-    expect(tiles.count).toBeGreaterThan(0.8 * seeds.count);
+    expect(angles.length).toBeGreaterThan(20);
+    expect(median(angles)).toBeLessThan(10);
+  });
+
+  it('cuts square stones of near-even size', () => {
+    const pixels = pixelsOf(tiles.labels, tiles.count);
+    const inside = pixels.filter((_, t) => {
+      const x = tiles.x[t] as number;
+      const y = tiles.y[t] as number;
+      return x > size && y > size && x < width - size && y < height - size;
+    });
+    expect(median(inside.map(rectangularity))).toBeGreaterThan(0.8);
+    const areas = inside.map((points) => points.length / 2).sort((a, b) => a - b);
+    // The middle half of the tiles lie within 0.6–1.4 of the nominal size².
+    expect((areas[Math.floor(areas.length / 4)] as number) / size ** 2).toBeGreaterThan(0.6);
+    expect((areas[Math.floor((areas.length * 3) / 4)] as number) / size ** 2).toBeLessThan(1.4);
   });
 
   it('leaves no pixel without a tile and no tile in pieces', () => {
-    const { half, quarter, seeds } = scene();
-    const tiles = buildTiles(half, quarter, seeds, width, height);
     const seen = new Uint8Array(tiles.count);
     for (const t of tiles.labels.subarray(0, width * height)) {
-      expect(t).toBeGreaterThanOrEqual(0);
       expect(t).toBeLessThan(tiles.count);
       seen[t] = 1;
     }

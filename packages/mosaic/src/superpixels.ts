@@ -1,5 +1,5 @@
+import { imageToLab } from './colour.js';
 import { enforceConnectivity } from './connectivity.js';
-import type { SizeMap } from './detail.js';
 import { refineToFull } from './refine.js';
 import { scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
@@ -8,18 +8,17 @@ import { type Centres, COMPACTNESS, createCentres, MASK_WEIGHT, type WorkingImag
 export type { WorkingImage } from './slic-metric.js';
 
 /**
- * Adaptive SLIC: seeds grow into tiles by k-means on position, CIELAB colour and the person mask,
- * with the spatial term normalised by the size map at each pixel, so small and large tiles meet
- * without the large ones swallowing the small. One Lloyd step relaxes the seeds at a quarter of
- * the artwork's resolution, the clustering runs at half, and tile borders are then redrawn at
+ * Seeds laid in rows grow into square tesserae: each pixel of the half-resolution image joins the
+ * seed nearest by the tile-frame Chebyshev distance (see `slic-metric.ts`), CIELAB colour and the
+ * person mask, searched SLIC-style in a window around each seed. Tile borders are then redrawn at
  * full resolution.
  */
 
 /**
- * Search window radius in tile spacings. SLIC's is one spacing; a tenth more leaves no pixel
- * outside every window where small tiles meet large ones.
+ * Search window (half its side) in tile spacings. A square's corner lies 0.71 spacings out, and
+ * the seeds leave no place farther than 0.8 of a size from every seed (see `seeds.ts`).
  */
-const WINDOW = 1.1;
+const WINDOW = 0.85;
 
 export interface Tiles {
   count: number;
@@ -27,57 +26,60 @@ export interface Tiles {
   labels: Uint16Array;
   /** Mean person probability of each tile (0–1). */
   person: Float32Array;
+  /** 1 for the background tiles of the row outlining the figure. */
+  outline: Uint8Array;
   /** Intended spacing of each tile in artwork pixels. */
   spacing: Float32Array;
   /** Centroid of each tile in artwork pixels. */
   x: Float32Array;
   y: Float32Array;
+  /** Direction of each tile's row (unit vector): the tessera's long axis. */
+  cos: Float32Array;
+  sin: Float32Array;
   /** Mean CIELAB colour of the photo under each tile, interleaved. */
   lab: Float32Array;
 }
 
-export function buildTiles(
-  half: WorkingImage,
-  quarter: WorkingImage,
-  seeds: Seeds,
-  width: number,
-  height: number,
-): Tiles {
-  const relaxed = relax(half, quarter, seeds);
-  const raw = assign(half, seeds, relaxed);
+export function buildTiles(half: WorkingImage, seeds: Seeds, width: number, height: number): Tiles {
+  const raw = assign(half, seeds, centresOf(half, seeds));
   const { labels: halfLabels, origin, count } = enforceConnectivity(raw, half.width, half.height, seeds);
   // Tiles are at least 7.5 px across, so a 1080×1350 artwork has far fewer than 65,536.
   if (count > 0xffff) throw new Error(`${count} tiles do not fit 16-bit labels`);
   const centres = measure(half, halfLabels, count, origin, seeds);
   const labels = refineToFull(half, halfLabels, centres, width, height);
   const spacing = new Float32Array(count);
+  const outline = new Uint8Array(count);
   const x = new Float32Array(count);
   const y = new Float32Array(count);
   const lab = new Float32Array(count * 3);
   for (let t = 0; t < count; t++) {
-    spacing[t] = seeds.size[origin[t] as number] as number;
+    const s = origin[t] as number;
+    spacing[t] = seeds.size[s] as number;
+    outline[t] = seeds.outline[s] as number;
     x[t] = (centres.x[t] as number) * 2 + 1;
     y[t] = (centres.y[t] as number) * 2 + 1;
     lab[t * 3] = centres.l[t] as number;
     lab[t * 3 + 1] = centres.a[t] as number;
     lab[t * 3 + 2] = centres.b[t] as number;
   }
-  return { count, labels, person: centres.m, spacing, x, y, lab };
+  return { count, labels, person: centres.m, outline, spacing, x, y, cos: centres.cos, sin: centres.sin, lab };
 }
 
 /**
- * The working image at a quarter of the artwork's resolution (2×2 means of the half-resolution
- * colour and person mask), for the size map and the relaxation step.
+ * The photo at a quarter of the artwork's resolution (2×2 means of the half-resolution colour and
+ * person mask), in CIELAB, for the size map, the guides and the colour term of the tiles' growth.
+ * Converting a quarter as many pixels to CIELAB costs a quarter as much, and a tile is at least
+ * two quarter pixels across.
  */
 export function quarterOf(
-  lab: Float32Array,
+  rgb: Uint8Array,
   mask: Float32Array,
   width: number,
   height: number,
 ): { width: number; height: number; lab: Float32Array; mask: Float32Array } {
   const qw = Math.ceil(width / 2);
   const qh = Math.ceil(height / 2);
-  const quarterLab = scratch('quarter-lab', Float32Array, qw * qh * 3);
+  const quarterRgb = scratch('quarter-rgb', Uint8Array, qw * qh * 3);
   const quarterMask = scratch('quarter-mask', Float32Array, qw * qh);
   for (let y = 0, q = 0; y < qh; y++) {
     const row0 = y * 2 * width;
@@ -89,40 +91,19 @@ export function quarterOf(
       const c = row1 + x * 2;
       const d = row1 + x1;
       for (let k = 0; k < 3; k++) {
-        quarterLab[q * 3 + k] =
-          ((lab[a * 3 + k] as number) +
-            (lab[b * 3 + k] as number) +
-            (lab[c * 3 + k] as number) +
-            (lab[d * 3 + k] as number)) *
-          0.25;
+        quarterRgb[q * 3 + k] =
+          ((rgb[a * 3 + k] as number) +
+            (rgb[b * 3 + k] as number) +
+            (rgb[c * 3 + k] as number) +
+            (rgb[d * 3 + k] as number) +
+            2) >>
+          2;
       }
       quarterMask[q] = ((mask[a] as number) + (mask[b] as number) + (mask[c] as number) + (mask[d] as number)) * 0.25;
     }
   }
-  return { width: qw, height: qh, lab: quarterLab, mask: quarterMask };
-}
-
-/**
- * 1 / (tile spacing)² for every pixel at half and at a quarter of the artwork's resolution, from
- * a size map whose cells are 4 artwork pixels (one quarter-resolution pixel) wide.
- */
-export function inverseSpacings(
-  sizeMap: SizeMap,
-  halfWidth: number,
-  halfHeight: number,
-): { half: Float32Array; quarter: Float32Array } {
-  const quarter = scratch('quarter-spacing', Float32Array, sizeMap.sizes.length);
-  for (let i = 0; i < quarter.length; i++) {
-    // A spacing of s artwork pixels is s / 4 quarter-resolution pixels.
-    quarter[i] = 16 / ((sizeMap.sizes[i] as number) * (sizeMap.sizes[i] as number));
-  }
-  const half = scratch('half-spacing', Float32Array, halfWidth * halfHeight);
-  for (let y = 0, i = 0; y < halfHeight; y++) {
-    const row = (y >> 1) * sizeMap.width;
-    // Half-resolution pixels are half as large: the same spacing counts half as many of them.
-    for (let x = 0; x < halfWidth; x++, i++) half[i] = (quarter[row + (x >> 1)] as number) * 0.25;
-  }
-  return { half, quarter };
+  const lab = imageToLab(quarterRgb, scratch('quarter-lab', Float32Array, qw * qh * 3));
+  return { width: qw, height: qh, lab, mask: quarterMask };
 }
 
 /** A seed's search window: whole pixels within `r` of its centre, inside the image. */
@@ -142,106 +123,37 @@ function windowAround(cx: number, cy: number, r: number, width: number, height: 
   };
 }
 
-/**
- * Gives seed `s` the pixels of its window that lie nearer to it than to any seed seen so far, by
- * position (in tile spacings) and person mask alone.
- */
-function claimByPosition(
-  image: Pick<WorkingImage, 'width' | 'mask' | 'inverseSpacing2'>,
-  s: number,
-  cx: number,
-  cy: number,
-  cm: number,
-  { x0, x1, y0, y1 }: Window,
-  labels: Int32Array,
-  distance: Float32Array,
-): void {
-  const { width, mask, inverseSpacing2 } = image;
-  for (let y = y0; y <= y1; y++) {
-    const dy2 = (y - cy) * (y - cy);
-    for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
-      const dx = x - cx;
-      const dm = (mask[i] as number) - cm;
-      const d = (dx * dx + dy2) * (inverseSpacing2[i] as number) + MASK_WEIGHT * dm * dm;
-      if (d < (distance[i] as number)) {
-        distance[i] = d;
-        labels[i] = s;
-      }
-    }
-  }
-}
-
-/**
- * One Lloyd step: a plain Voronoi of the seeds (in the size map's metric, with the person mask)
- * whose centroids spread the seeds towards an even, centroidal layout, and whose mean colours
- * start the colour-aware pass. Its centroids are only a starting point, so it runs at a quarter
- * of the artwork's resolution, where it costs a quarter as much.
- */
-function relax(half: WorkingImage, quarter: WorkingImage, seeds: Seeds): Centres {
-  const { width, height, lab, mask } = quarter;
-  const k = seeds.count;
-  const n = width * height;
-  const labels = scratch('relax-labels', Int32Array, n).fill(-1);
-  const distance = scratch('relax-distance', Float32Array, n).fill(Number.POSITIVE_INFINITY);
-  for (let s = 0; s < k; s++) {
-    // Artwork pixel x lies at quarter-pixel coordinate (x − 1.5) / 4.
-    const cx = Math.min(width - 1, Math.max(0, ((seeds.x[s] as number) - 1.5) / 4));
-    const cy = Math.min(height - 1, Math.max(0, ((seeds.y[s] as number) - 1.5) / 4));
-    const cm = seeds.person[s] as number;
-    const box = windowAround(cx, cy, (seeds.size[s] as number) * 0.25 * WINDOW, width, height);
-    claimByPosition(quarter, s, cx, cy, cm, box, labels, distance);
-  }
-  const sums = new Float64Array(k * 7);
-  for (let y = 0, i = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, i++) {
-      const s = labels[i] as number;
-      if (s < 0) continue;
-      const o = s * 7;
-      sums[o] = (sums[o] as number) + 1;
-      sums[o + 1] = (sums[o + 1] as number) + x;
-      sums[o + 2] = (sums[o + 2] as number) + y;
-      sums[o + 3] = (sums[o + 3] as number) + (lab[i * 3] as number);
-      sums[o + 4] = (sums[o + 4] as number) + (lab[i * 3 + 1] as number);
-      sums[o + 5] = (sums[o + 5] as number) + (lab[i * 3 + 2] as number);
-      sums[o + 6] = (sums[o + 6] as number) + (mask[i] as number);
-    }
-  }
-  const c = createCentres(k);
-  for (let s = 0; s < k; s++) {
-    // Half-resolution coordinates: artwork pixel x lies at (x − 0.5) / 2, quarter pixel q at 2q + 0.5.
-    const sx = Math.min(half.width - 1, Math.max(0, ((seeds.x[s] as number) - 0.5) / 2));
-    const sy = Math.min(half.height - 1, Math.max(0, ((seeds.y[s] as number) - 0.5) / 2));
-    const person = seeds.person[s] === 1;
+/** Each seed as a centre: its place in half-resolution pixels, row, size and the colour under it. */
+function centresOf(half: WorkingImage, seeds: Seeds): Centres {
+  const c = createCentres(seeds.count);
+  const { width, height, lab } = half;
+  for (let s = 0; s < seeds.count; s++) {
+    // Artwork pixel x lies at half-resolution coordinate (x − 0.5) / 2.
+    const sx = Math.min(width - 1, Math.max(0, ((seeds.x[s] as number) - 0.5) / 2));
+    const sy = Math.min(height - 1, Math.max(0, ((seeds.y[s] as number) - 0.5) / 2));
+    c.x[s] = sx;
+    c.y[s] = sy;
+    const q = ((Math.round(sy) >> 1) * half.labWidth + (Math.round(sx) >> 1)) * 3;
+    c.l[s] = lab[q] as number;
+    c.a[s] = lab[q + 1] as number;
+    c.b[s] = lab[q + 2] as number;
+    c.m[s] = seeds.person[s] as number;
     // The background becomes the campaign pattern, so its tiles ignore the room's colours.
-    c.colourWeight[s] = person ? 1 / (COMPACTNESS * COMPACTNESS) : 0;
-    const count = sums[s * 7] as number;
-    if (count === 0) {
-      const i = Math.round(sy) * half.width + Math.round(sx);
-      c.x[s] = sx;
-      c.y[s] = sy;
-      c.l[s] = half.lab[i * 3] as number;
-      c.a[s] = half.lab[i * 3 + 1] as number;
-      c.b[s] = half.lab[i * 3 + 2] as number;
-      c.m[s] = seeds.person[s] as number;
-      continue;
-    }
-    // Background seeds keep their ring positions so the rows of the pattern stay neat.
-    c.x[s] = person ? ((sums[s * 7 + 1] as number) / count) * 2 + 0.5 : sx;
-    c.y[s] = person ? ((sums[s * 7 + 2] as number) / count) * 2 + 0.5 : sy;
-    c.l[s] = (sums[s * 7 + 3] as number) / count;
-    c.a[s] = (sums[s * 7 + 4] as number) / count;
-    c.b[s] = (sums[s * 7 + 5] as number) / count;
-    c.m[s] = (sums[s * 7 + 6] as number) / count;
+    c.colourWeight[s] = seeds.person[s] === 1 ? 1 / (COMPACTNESS * COMPACTNESS) : 0;
+    c.cos[s] = seeds.cos[s] as number;
+    c.sin[s] = seeds.sin[s] as number;
+    c.inverseSize[s] = 2 / (seeds.size[s] as number);
   }
   return c;
 }
 
 /**
- * The SLIC assignment at half resolution: each pixel joins the centre nearest in position (in
- * tile spacings), person mask and, for the visitor's tiles, colour, so tiles follow edges.
+ * The assignment at half resolution: each pixel joins the centre nearest by the tile-frame
+ * Chebyshev distance, person mask and, for the visitor's tiles, colour, so tiles stay square
+ * along their rows and still keep to the photo's strong edges.
  */
 function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
-  const { width, height, lab, mask, inverseSpacing2 } = half;
+  const { width, height, lab, mask, labWidth } = half;
   const n = width * height;
   const labels = scratch('cluster-labels', Int32Array, n).fill(-1);
   const distance = scratch('cluster-distance', Float32Array, n).fill(Number.POSITIVE_INFINITY);
@@ -253,28 +165,32 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
     const cb = c.b[s] as number;
     const cm = c.m[s] as number;
     const w = c.colourWeight[s] as number;
-    const box = windowAround(cx, cy, (seeds.size[s] as number) * 0.5 * WINDOW, width, height);
-    if (w === 0) {
-      // The background, which becomes the pattern: position and mask only.
-      claimByPosition(half, s, cx, cy, cm, box, labels, distance);
-      continue;
-    }
-    const { x0, x1, y0, y1 } = box;
+    const inv = c.inverseSize[s] as number;
+    const cos = (c.cos[s] as number) * inv;
+    const sin = (c.sin[s] as number) * inv;
+    const { x0, x1, y0, y1 } = windowAround(cx, cy, WINDOW / inv, width, height);
     for (let y = y0; y <= y1; y++) {
-      const dy2 = (y - cy) * (y - cy);
-      for (let x = x0, i = y * width + x0; x <= x1; x++, i++) {
-        const dx = x - cx;
-        const o = i * 3;
-        const dl = (lab[o] as number) - cl;
-        const da = (lab[o + 1] as number) - ca;
-        const db = (lab[o + 2] as number) - cb;
+      const dy = y - cy;
+      // u and v (in tile spacings) change by cos and −sin per pixel along the row.
+      let u = (x0 - cx) * cos + dy * sin;
+      let v = dy * cos - (x0 - cx) * sin;
+      for (let x = x0, i = y * width + x0; x <= x1; x++, i++, u += cos, v -= sin) {
+        const au = u < 0 ? -u : u;
+        const av = v < 0 ? -v : v;
+        const e = au > av ? au : av;
         const dm = (mask[i] as number) - cm;
-        const d =
-          (dx * dx + dy2) * (inverseSpacing2[i] as number) + w * (dl * dl + da * da + db * db) + MASK_WEIGHT * dm * dm;
-        if (d < (distance[i] as number)) {
-          distance[i] = d;
-          labels[i] = s;
+        let d = e * e + MASK_WEIGHT * dm * dm;
+        if (d >= (distance[i] as number)) continue;
+        if (w !== 0) {
+          const o = ((y >> 1) * labWidth + (x >> 1)) * 3;
+          const dl = (lab[o] as number) - cl;
+          const da = (lab[o + 1] as number) - ca;
+          const db = (lab[o + 2] as number) - cb;
+          d += w * (dl * dl + da * da + db * db);
+          if (d >= (distance[i] as number)) continue;
         }
+        distance[i] = d;
+        labels[i] = s;
       }
     }
   }
@@ -283,21 +199,21 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
 
 function measure(half: WorkingImage, labels: Int32Array, count: number, origin: Int32Array, seeds: Seeds): Centres {
   const sums = new Float64Array(count * 7);
-  const { width, height, lab, mask } = half;
+  const { width, height, rgb, mask } = half;
   // Row by row in runs of one tile: the sums are added to the tile's once per run.
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 0; x < width; ) {
       const t = labels[row + x] as number;
-      let l = 0;
-      let a = 0;
+      let r = 0;
+      let g = 0;
       let b = 0;
       let m = 0;
       let end = x;
       for (let i = row + x; end < width && labels[i] === t; end++, i++) {
-        l += lab[i * 3] as number;
-        a += lab[i * 3 + 1] as number;
-        b += lab[i * 3 + 2] as number;
+        r += rgb[i * 3] as number;
+        g += rgb[i * 3 + 1] as number;
+        b += rgb[i * 3 + 2] as number;
         m += mask[i] as number;
       }
       const n = end - x;
@@ -305,23 +221,35 @@ function measure(half: WorkingImage, labels: Int32Array, count: number, origin: 
       sums[o] = (sums[o] as number) + n;
       sums[o + 1] = (sums[o + 1] as number) + ((x + end - 1) * n) / 2;
       sums[o + 2] = (sums[o + 2] as number) + y * n;
-      sums[o + 3] = (sums[o + 3] as number) + l;
-      sums[o + 4] = (sums[o + 4] as number) + a;
+      sums[o + 3] = (sums[o + 3] as number) + r;
+      sums[o + 4] = (sums[o + 4] as number) + g;
       sums[o + 5] = (sums[o + 5] as number) + b;
       sums[o + 6] = (sums[o + 6] as number) + m;
       x = end;
     }
   }
   const c = createCentres(count);
+  // Each tile's mean colour, averaged in sRGB and converted once per tile.
+  const means = new Uint8Array(count * 3);
   for (let t = 0; t < count; t++) {
     const size = Math.max(1, sums[t * 7] as number);
     c.x[t] = (sums[t * 7 + 1] as number) / size;
     c.y[t] = (sums[t * 7 + 2] as number) / size;
-    c.l[t] = (sums[t * 7 + 3] as number) / size;
-    c.a[t] = (sums[t * 7 + 4] as number) / size;
-    c.b[t] = (sums[t * 7 + 5] as number) / size;
+    means[t * 3] = Math.round((sums[t * 7 + 3] as number) / size);
+    means[t * 3 + 1] = Math.round((sums[t * 7 + 4] as number) / size);
+    means[t * 3 + 2] = Math.round((sums[t * 7 + 5] as number) / size);
     c.m[t] = (sums[t * 7 + 6] as number) / size;
-    c.colourWeight[t] = seeds.person[origin[t] as number] ? 1 / (COMPACTNESS * COMPACTNESS) : 0;
+    const s = origin[t] as number;
+    c.colourWeight[t] = seeds.person[s] ? 1 / (COMPACTNESS * COMPACTNESS) : 0;
+    c.cos[t] = seeds.cos[s] as number;
+    c.sin[t] = seeds.sin[s] as number;
+    c.inverseSize[t] = 2 / (seeds.size[s] as number);
+  }
+  const lab = imageToLab(means);
+  for (let t = 0; t < count; t++) {
+    c.l[t] = lab[t * 3] as number;
+    c.a[t] = lab[t * 3 + 1] as number;
+    c.b[t] = lab[t * 3 + 2] as number;
   }
   return c;
 }

@@ -1,0 +1,279 @@
+import type { Landmarks } from './landmarks.js';
+import { scratch } from './scratch.js';
+
+/**
+ * The guide lines a mosaicist lays first (the silhouette, the face oval, eyes, brows, lips and the
+ * photo's strong edges) and, for every cell of a grid, the nearest point on any of them. Rows of
+ * tesserae are the level sets of the distance to these lines (offset curves, as in opus
+ * vermiculatum), so each cell also knows which way its row runs: across the line to the nearest
+ * point, turned a quarter.
+ */
+
+/** Grid cells are this many artwork pixels wide (a quarter of the artwork's resolution). */
+export const GUIDE_CELL = 4;
+/** Strong edges (Sobel of CIELAB lightness at quarter resolution) become guides above this. */
+const EDGE_THRESHOLD = 60;
+/** Landmark lines are sampled this densely (artwork pixels). */
+const LINE_STEP = 1.5;
+/** Stands for "no guide point": farther than any canvas reaches. */
+const FAR = 1e6;
+
+export interface Guides {
+  width: number;
+  height: number;
+  /** Nearest guide point per cell in artwork pixels (far off the canvas where there is no guide at all). */
+  nearX: Float32Array;
+  nearY: Float32Array;
+  /** Distance from the cell's centre to that point, artwork pixels. */
+  distance: Float32Array;
+  /** The guide's own direction at that point (unit vector), for cells on a guide. */
+  tangentX: Float32Array;
+  tangentY: Float32Array;
+}
+
+/** Cell centre in artwork pixels. */
+export function cellCentre(g: number): number {
+  return g * GUIDE_CELL + GUIDE_CELL / 2;
+}
+
+/**
+ * `luma` and `mask` are CIELAB lightness and person share at the guide grid's resolution;
+ * `landmarks` in artwork pixels.
+ */
+export function buildGuides(
+  luma: Float32Array,
+  mask: Float32Array,
+  width: number,
+  height: number,
+  landmarks: Landmarks,
+): Guides {
+  const n = width * height;
+  const guides: Guides = {
+    width,
+    height,
+    nearX: scratch('guide-near-x', Float32Array, n).fill(Number.NaN),
+    nearY: scratch('guide-near-y', Float32Array, n).fill(Number.NaN),
+    distance: scratch('guide-distance', Float32Array, n).fill(Number.POSITIVE_INFINITY),
+    tangentX: scratch('guide-tangent-x', Float32Array, n).fill(0),
+    tangentY: scratch('guide-tangent-y', Float32Array, n).fill(0),
+  };
+  addSilhouette(guides, mask);
+  addEdges(guides, luma, mask, landmarks.outline);
+  for (const [line, closed] of [
+    [landmarks.outline, true],
+    [landmarks.rightEye, true],
+    [landmarks.leftEye, true],
+    [landmarks.rightBrow, false],
+    [landmarks.leftBrow, false],
+    [landmarks.lips, true],
+  ] as const) {
+    addLine(guides, line, closed);
+  }
+  propagate(guides);
+  return guides;
+}
+
+/** Records guide point (x, y) with direction (tx, ty) in its cell if nearer the centre than the cell's. */
+function mark(g: Guides, x: number, y: number, tx: number, ty: number): void {
+  const gx = Math.floor(x / GUIDE_CELL);
+  const gy = Math.floor(y / GUIDE_CELL);
+  if (gx < 0 || gy < 0 || gx >= g.width || gy >= g.height) return;
+  const i = gy * g.width + gx;
+  const d = Math.hypot(x - cellCentre(gx), y - cellCentre(gy));
+  if (d >= (g.distance[i] as number)) return;
+  g.distance[i] = d;
+  g.nearX[i] = x;
+  g.nearY[i] = y;
+  g.tangentX[i] = tx;
+  g.tangentY[i] = ty;
+}
+
+function addLine(g: Guides, points: Float32Array, closed: boolean): void {
+  const count = points.length / 2;
+  const segments = closed ? count : count - 1;
+  for (let s = 0; s < segments; s++) {
+    const x0 = points[s * 2] as number;
+    const y0 = points[s * 2 + 1] as number;
+    const e = (s + 1) % count;
+    const x1 = points[e * 2] as number;
+    const y1 = points[e * 2 + 1] as number;
+    const length = Math.hypot(x1 - x0, y1 - y0);
+    if (length === 0) continue;
+    const tx = (x1 - x0) / length;
+    const ty = (y1 - y0) / length;
+    const steps = Math.ceil(length / LINE_STEP);
+    for (let k = 0; k <= steps; k++) {
+      const t = k / steps;
+      mark(g, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, tx, ty);
+    }
+  }
+}
+
+/** Where the person share crosses one half between two neighbouring cells, to a fraction of a cell. */
+function addSilhouette(g: Guides, mask: Float32Array): void {
+  const { width, height } = g;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const m = (mask[i] as number) - 0.5;
+      for (let axis = 0; axis < 2; axis++) {
+        if (axis === 0 ? x + 1 >= width : y + 1 >= height) continue;
+        const j = axis === 0 ? i + 1 : i + width;
+        const o = (mask[j] as number) - 0.5;
+        if (m < 0 === o < 0) continue;
+        const t = m / (m - o);
+        const px = cellCentre(x) + (axis === 0 ? t * GUIDE_CELL : 0);
+        const py = cellCentre(y) + (axis === 1 ? t * GUIDE_CELL : 0);
+        // The silhouette runs across the mask's gradient.
+        const gx =
+          (mask[Math.min(width - 1, x + 1) + y * width] as number) - (mask[Math.max(0, x - 1) + y * width] as number);
+        const gy =
+          (mask[x + Math.min(height - 1, y + 1) * width] as number) - (mask[x + Math.max(0, y - 1) * width] as number);
+        const norm = Math.hypot(gx, gy) || 1;
+        mark(g, px, py, -gy / norm, gx / norm);
+      }
+    }
+  }
+}
+
+/**
+ * Strong edges inside the person but outside the face (whose lines come from its landmarks):
+ * hair, collar, clothing folds. Thinned to their crest along the gradient, their direction is the
+ * structure tensor's (gradient products smoothed over 3×3 cells), which is steadier than one
+ * gradient.
+ */
+function addEdges(g: Guides, luma: Float32Array, mask: Float32Array, outline: Float32Array): void {
+  const { width, height } = g;
+  const n = width * height;
+  const gxs = scratch('guide-gx', Float32Array, n);
+  const gys = scratch('guide-gy', Float32Array, n);
+  const magnitude = scratch('guide-magnitude', Float32Array, n).fill(0);
+  gxs.fill(0);
+  gys.fill(0);
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
+      const a = luma[i - width - 1] as number;
+      const b = luma[i - width] as number;
+      const c = luma[i - width + 1] as number;
+      const d = luma[i - 1] as number;
+      const f = luma[i + 1] as number;
+      const gg = luma[i + width - 1] as number;
+      const h = luma[i + width] as number;
+      const k = luma[i + width + 1] as number;
+      const gx = c + 2 * f + k - a - 2 * d - gg;
+      const gy = gg + 2 * h + k - a - 2 * b - c;
+      gxs[i] = gx;
+      gys[i] = gy;
+      magnitude[i] = Math.sqrt(gx * gx + gy * gy);
+    }
+  }
+  const face = ellipseOf(outline);
+  for (let y = 2; y < height - 2; y++) {
+    const py = cellCentre(y);
+    for (let x = 2, i = y * width + 2; x < width - 2; x++, i++) {
+      const m = magnitude[i] as number;
+      if (m < EDGE_THRESHOLD || (mask[i] as number) < 0.6) continue;
+      const px = cellCentre(x);
+      const fx = (px - face.cx) / face.rx;
+      const fy = (py - face.cy) / face.ry;
+      if (fx * fx + fy * fy < 1) continue;
+      // Crest along the gradient: the neighbour on either side across the edge is weaker.
+      const gx = gxs[i] as number;
+      const gy = gys[i] as number;
+      const ox = Math.round(gx / m);
+      const oy = Math.round(gy / m);
+      const ahead = magnitude[i + oy * width + ox] as number;
+      const behind = magnitude[i - oy * width - ox] as number;
+      if (ahead > m || behind >= m) continue;
+      let jxx = 0;
+      let jxy = 0;
+      let jyy = 0;
+      for (let dy = -2; dy <= 2; dy++) {
+        for (let dx = -2; dx <= 2; dx++) {
+          const j = i + dy * width + dx;
+          const u = gxs[j] as number;
+          const v = gys[j] as number;
+          jxx += u * u;
+          jxy += u * v;
+          jyy += v * v;
+        }
+      }
+      // The tensor's dominant direction is the gradient's; the edge runs a quarter turn from it.
+      const angle = 0.5 * Math.atan2(2 * jxy, jxx - jyy);
+      const nx = Math.cos(angle);
+      const ny = Math.sin(angle);
+      // The crest to a fraction of a cell: the top of a parabola through the three magnitudes
+      // across the edge. A staircase of cell centres would turn the rows beside it.
+      const curve = behind - 2 * m + ahead;
+      const shift = curve < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (behind - ahead)) / curve)) : 0;
+      mark(g, px + shift * GUIDE_CELL * ox, py + shift * GUIDE_CELL * oy, -ny, nx);
+    }
+  }
+}
+
+function ellipseOf(points: Float32Array): { cx: number; cy: number; rx: number; ry: number } {
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < points.length; i += 2) {
+    x0 = Math.min(x0, points[i] as number);
+    x1 = Math.max(x1, points[i] as number);
+    y0 = Math.min(y0, points[i + 1] as number);
+    y1 = Math.max(y1, points[i + 1] as number);
+  }
+  return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, rx: Math.max(1, (x1 - x0) / 2), ry: Math.max(1, (y1 - y0) / 2) };
+}
+
+/**
+ * Nearest guide point for every cell: each cell looks at the points its already-visited
+ * neighbours found, in a forward and a backward raster pass (a vector distance transform, 4SSED).
+ * Squared distances until the end: this runs some 700,000 times per render.
+ */
+function propagate(g: Guides): void {
+  const { width, height, nearX, nearY, distance, tangentX, tangentY } = g;
+  // Cells without a guide point look at one far away instead of checking for none.
+  for (let i = 0; i < distance.length; i++) {
+    if (Number.isNaN(nearX[i] as number)) {
+      nearX[i] = FAR;
+      nearY[i] = FAR;
+      distance[i] = FAR * FAR;
+    } else {
+      distance[i] = (distance[i] as number) * (distance[i] as number);
+    }
+  }
+  const consider = (i: number, j: number, px: number, py: number) => {
+    const qx = nearX[j] as number;
+    const qy = nearY[j] as number;
+    const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
+    if (d < (distance[i] as number)) {
+      distance[i] = d;
+      nearX[i] = qx;
+      nearY[i] = qy;
+      tangentX[i] = tangentX[j] as number;
+      tangentY[i] = tangentY[j] as number;
+    }
+  };
+  // Down the rows looking up and left, then right to left; up the rows looking down and right,
+  // then left to right. Four-neighbour passes: the nearest point's position travels exactly, so
+  // the diagonals add little.
+  for (let y = 0; y < height; y++) {
+    const py = cellCentre(y);
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const px = cellCentre(x);
+      if (y > 0) consider(i, i - width, px, py);
+      if (x > 0) consider(i, i - 1, px, py);
+    }
+    for (let x = width - 2, i = y * width + x; x >= 0; x--, i--) consider(i, i + 1, cellCentre(x), py);
+  }
+  for (let y = height - 1; y >= 0; y--) {
+    const py = cellCentre(y);
+    for (let x = width - 1, i = y * width + x; x >= 0; x--, i--) {
+      const px = cellCentre(x);
+      if (y + 1 < height) consider(i, i + width, px, py);
+      if (x + 1 < width) consider(i, i + 1, px, py);
+    }
+    for (let x = 1, i = y * width + 1; x < width; x++, i++) consider(i, i - 1, cellCentre(x), py);
+  }
+  for (let i = 0; i < distance.length; i++) distance[i] = Math.sqrt(distance[i] as number);
+}
