@@ -1,5 +1,6 @@
 import { nearestColour, type Palette, parseHex } from './colour.js';
 import type { Point } from './geometry.js';
+import { LAYOUT } from './layout.js';
 import { patternIndex } from './pattern.js';
 import { scratch } from './scratch.js';
 import type { Tiles } from './superpixels.js';
@@ -49,7 +50,7 @@ const LIGHT_RANGE = { glass: [0.76, 1.24], stone: [0.82, 1.18] } as const;
  * line over every small tile would wash the face out (and cost it its likeness), while a shadow
  * line shows the rows the tesserae are laid in.
  */
-const PORTRAIT_JOINT_SHADE = { fine: 0.8, coarse: 0.68 };
+const PORTRAIT_JOINT_SHADE = { fine: 0.86, coarse: 0.72 };
 /** Tiles below this size (artwork pixels) are the face's fine work. */
 const FINE = 15;
 /**
@@ -111,6 +112,7 @@ export function lookOfTiles(tiles: Tiles, style: PaintStyle, centre: Point, rand
   const look = allocateLook(count);
   const { colours, rgb: tileRgb, base, slopeX, slopeY, joint: jointRgb, wide } = look;
   const isPerson = new Uint8Array(count);
+  const besideVisitor = nearPerson(tiles);
   let personTiles = 0;
   for (let t = 0; t < count; t++) {
     const cx = tiles.x[t] as number;
@@ -142,7 +144,8 @@ export function lookOfTiles(tiles: Tiles, style: PaintStyle, centre: Point, rand
     } else {
       palette = style.pattern;
       // The background row along the silhouette outlines the figure, as mosaicists do.
-      colours[t] = tiles.outline[t] === 1 ? style.outline : patternIndex(cx, cy, centre, palette.size);
+      colours[t] =
+        tiles.outline[t] === 1 ? style.outline : patternIndex(cx, cy, centre, palette.size, besideVisitor(cx, cy));
       look.bevel[t] = BEVEL.stone;
     }
     const c = colours[t] as number;
@@ -162,6 +165,57 @@ export function lookOfTiles(tiles: Tiles, style: PaintStyle, centre: Point, rand
     jointRgb[t * 3 + 2] = shade ? (tileRgb[t * 3 + 2] as number) * k : gb;
   }
   return look;
+}
+
+/** How far from the visitor the pattern keeps its accent colours: the outline row and one row of stones more. */
+const QUIET_MARGIN = 56;
+const QUIET_CELL = 8;
+
+/**
+ * Whether a point lies within `QUIET_MARGIN` of a visitor's tile: a chamfer distance over a coarse grid of
+ * the visitor's tile centres (tiles of the figure are at most 22 px, so its grid cells leave no gaps that
+ * matter at this margin).
+ */
+function nearPerson(tiles: Tiles): (x: number, y: number) => boolean {
+  const columns = Math.ceil(LAYOUT.width / QUIET_CELL);
+  const rows = Math.ceil(LAYOUT.height / QUIET_CELL);
+  const far = QUIET_MARGIN / QUIET_CELL + 1;
+  const distance = scratch('quiet-distance', Float32Array, columns * rows).fill(far);
+  for (let t = 0; t < tiles.count; t++) {
+    if ((tiles.person[t] as number) < 0.5) continue;
+    const column = Math.min(columns - 1, Math.max(0, Math.floor((tiles.x[t] as number) / QUIET_CELL)));
+    const row = Math.min(rows - 1, Math.max(0, Math.floor((tiles.y[t] as number) / QUIET_CELL)));
+    distance[row * columns + column] = 0;
+  }
+  const relax = (i: number, j: number, step: number) => {
+    const candidate = (distance[j] as number) + step;
+    if (candidate < (distance[i] as number)) distance[i] = candidate;
+  };
+  for (let y = 0; y < rows; y++)
+    for (let x = 0; x < columns; x++) {
+      const i = y * columns + x;
+      if (x > 0) relax(i, i - 1, 1);
+      if (y > 0) {
+        relax(i, i - columns, 1);
+        if (x > 0) relax(i, i - columns - 1, Math.SQRT2);
+        if (x < columns - 1) relax(i, i - columns + 1, Math.SQRT2);
+      }
+    }
+  for (let y = rows - 1; y >= 0; y--)
+    for (let x = columns - 1; x >= 0; x--) {
+      const i = y * columns + x;
+      if (x < columns - 1) relax(i, i + 1, 1);
+      if (y < rows - 1) {
+        relax(i, i + columns, 1);
+        if (x < columns - 1) relax(i, i + columns + 1, Math.SQRT2);
+        if (x > 0) relax(i, i + columns - 1, Math.SQRT2);
+      }
+    }
+  return (x, y) => {
+    const column = Math.min(columns - 1, Math.max(0, Math.floor(x / QUIET_CELL)));
+    const row = Math.min(rows - 1, Math.max(0, Math.floor(y / QUIET_CELL)));
+    return (distance[row * columns + column] as number) * QUIET_CELL <= QUIET_MARGIN;
+  };
 }
 
 /** Sets the look of one background tile of the pattern, lit like every other tile. */

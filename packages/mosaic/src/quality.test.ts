@@ -129,7 +129,9 @@ describe.each(PORTRAIT_NAMES)('artwork of %s', (name) => {
 
     const descriptor = await descriptorDistance(face.descriptor, source.descriptor);
     expect(descriptor).toBeGreaterThan(0);
-    expect(descriptor, 'face-recognition distance under the same-person threshold').toBeLessThan(0.6);
+    // face-api calls two faces the same person under 0.6; the artwork is held to 0.5 (issue 14), the
+    // margin a stylised portrait needs to stay clearly the visitor.
+    expect(descriptor, 'face-recognition distance within the likeness limit').toBeLessThanOrEqual(0.5);
     report.push({ name, variant, landmarkError: worst, ssimPortrait, ssimFrame, descriptor, tiles: result.tiles });
   });
 

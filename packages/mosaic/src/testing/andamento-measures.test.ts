@@ -190,6 +190,12 @@ describe('orientation against the contours', () => {
 });
 
 describe('rectangularity', () => {
+  it('does not charge a small stone for its pixel staircase: 8-px squares at any angle read as square', () => {
+    const m = measureArtwork(artwork(turnedSquares(16, 8, 5), stripes));
+    expect(m.rectangularity.tiles).toBeGreaterThan(500);
+    expect(m.rectangularity.median).toBeGreaterThan(0.85);
+  });
+
   it('random Voronoi cells are clearly less rectangular than cut stones', () => {
     const m = measureArtwork(artwork(voronoi(600, 3), stripes));
     expect(m.rectangularity.median).toBeLessThan(0.8);

@@ -1,7 +1,11 @@
 /**
  * The shape of every tessera in a label map (one tile index per pixel): its area, centroid and
  * minimum-area bounding rectangle, found by rotating calipers on the convex hull of its pixels'
- * corners. Read by the artwork measures (`andamento-measures.ts`).
+ * centres, each side then lengthened by one pixel (half a pixel beyond the outermost centres at
+ * either end). A hull of pixel corners would charge a digitised stone for its staircase: a perfect
+ * 8-px square turned 30° scored 0.80 that way, its pixels' corners poking out of the square it
+ * stands for on every side, while an axis-aligned one scored 1. Read by the artwork measures
+ * (`andamento-measures.ts`).
  */
 
 /** The part of the label map that shows, right and bottom exclusive. */
@@ -142,8 +146,8 @@ export function minimumRectangle(hull: readonly number[]): Rectangle {
 }
 
 /**
- * Every tile's shape inside `window`. Each row run of a tile adds the four corners of its end
- * pixels, whose hull is the hull of all the tile's pixel squares.
+ * Every tile's shape inside `window`. Each row of a tile adds its outermost pixels' centres, whose
+ * hull is the hull of all the tile's pixel centres.
  */
 export function tileShapes(labels: Uint16Array, width: number, window: Window, count?: number): TileShapes {
   const { left, top, right, bottom } = window;
@@ -179,21 +183,19 @@ export function tileShapes(labels: Uint16Array, width: number, window: Window, c
     lastRow[t] = y;
     if (x0 === left || x1 === right || y === top || y === bottom - 1) complete[t] = 0;
   });
-  // The leftmost and rightmost pixel corner on every corner row of each tile (a tile spanning rows
-  // y0–y1 has corners on rows y0–y1 + 1): one compressed table, `offsets` into it per tile.
+  // The leftmost and rightmost pixel (centre) on every row of each tile: one compressed table,
+  // `offsets` into it per tile.
   const offsets = new Uint32Array(tiles + 1);
   for (let t = 0; t < tiles; t++) {
-    const rows = firstRow[t] === -1 ? 0 : (lastRow[t] as number) - (firstRow[t] as number) + 2;
+    const rows = firstRow[t] === -1 ? 0 : (lastRow[t] as number) - (firstRow[t] as number) + 1;
     offsets[t + 1] = (offsets[t] as number) + rows;
   }
   const minX = new Int32Array(offsets[tiles] as number).fill(2 ** 30);
   const maxX = new Int32Array(offsets[tiles] as number).fill(-1);
   eachRun((t, x0, x1, y) => {
-    const o = (offsets[t] as number) + y - (firstRow[t] as number);
-    for (const k of [o, o + 1]) {
-      if (x0 < (minX[k] as number)) minX[k] = x0;
-      if (x1 > (maxX[k] as number)) maxX[k] = x1;
-    }
+    const k = (offsets[t] as number) + y - (firstRow[t] as number);
+    if (x0 < (minX[k] as number)) minX[k] = x0;
+    if (x1 - 1 > (maxX[k] as number)) maxX[k] = x1 - 1;
   });
   const shapes: TileShapes = {
     count: tiles,
@@ -217,8 +219,8 @@ export function tileShapes(labels: Uint16Array, width: number, window: Window, c
     const rectangle = minimumRectangle(
       rowHull(minX, maxX, offsets[t] as number, offsets[t + 1] as number, firstRow[t] as number),
     );
-    shapes.long[t] = rectangle.long;
-    shapes.short[t] = rectangle.short;
+    shapes.long[t] = rectangle.long + 1;
+    shapes.short[t] = rectangle.short + 1;
     shapes.angle[t] = rectangle.angle;
   }
   return shapes;
