@@ -58,6 +58,8 @@ const WALL_LOGIT = -1.5;
  * never overrules it, a wall does.
  */
 const FAR = 6;
+/** Share of the model's log-odds that still counts on the line a first reading drew against it. */
+const RIM_MODEL = 0.25;
 /** Half-width (quarter-resolution pixels, 16 artwork pixels) of the rim around a first reading's boundary. */
 const SETTLED = 4;
 /** RGB quantised to 4 bits a channel: 4,096 bins, each about 5–8 ΔE wide. */
@@ -105,13 +107,16 @@ export function personProbability(source: PersonSource, model: ModelMask): Float
   const far = scratch('person-evidence-far', Float32Array, n);
   far.set(near);
   boxBlur(far, width, height, FAR);
-  const settled = settledness(prior, face, far, width, height);
+  const first = scratch('person-first', Uint8Array, n);
+  const settled = settledness(prior, face, far, width, height, first);
+  decideRim(near, sampled.colour, first, settled, coverage, width, height);
   const decided = scratch('person-quarter', Float32Array, n);
   for (let q = 0; q < n; q++) {
     const p = prior[q] as number;
     const sure = Math.min(Math.abs(p - 0.5) * 2, settled[q] as number);
     const evidence = (near[q] as number) * (1 - sure) + (far[q] as number) * sure;
-    decided[q] = face[q] ? 1 : combine(p, evidence);
+    // On the rim the model, just contradicted nearby, counts for less and the local colours more.
+    decided[q] = face[q] ? 1 : combine(p, evidence, RIM_MODEL + (1 - RIM_MODEL) * (settled[q] as number));
   }
   fray(decided, face, width, height, hairline(landmarks.outline) / QUARTER);
   // Beyond the photo there is no visitor, only background (even where the face oval would
@@ -216,9 +221,9 @@ function doubled(
   return out;
 }
 
-/** Person probability from the model's probability and the colour evidence (log-odds). */
-function combine(p: number, evidence: number): number {
-  const logit = (MODEL_LOGITS[(p * SIGMOID_STEPS + 0.5) | 0] as number) + COLOUR_WEIGHT * evidence;
+/** Person probability from the model's probability, weighted, and the colour evidence (log-odds). */
+function combine(p: number, evidence: number, modelWeight = 1): number {
+  const logit = (MODEL_LOGITS[(p * SIGMOID_STEPS + 0.5) | 0] as number) * modelWeight + COLOUR_WEIGHT * evidence;
   return SIGMOID[((logit / LOGIT_RANGE + 1) * 0.5 * SIGMOID_STEPS + 0.5) | 0] as number;
 }
 
@@ -234,16 +239,93 @@ function settledness(
   far: Float32Array,
   width: number,
   height: number,
+  first: Uint8Array,
 ): Float32Array {
   const settled = scratch('person-settled', Float32Array, width * height);
   for (let q = 0; q < settled.length; q++) {
     const logit =
       (MODEL_LOGITS[((prior[q] as number) * SIGMOID_STEPS + 0.5) | 0] as number) + COLOUR_WEIGHT * (far[q] as number);
     settled[q] = face[q] || logit >= 0 ? 1 : 0;
+    first[q] = settled[q] as number;
   }
   boxBlur(settled, width, height, SETTLED);
   for (let q = 0; q < settled.length; q++) settled[q] = Math.abs((settled[q] as number) - 0.5) * 2;
   return settled;
+}
+
+/** Eighth-resolution pixels over which the rim's neighbours on either side are averaged (40 px). */
+const LOCAL = 5;
+/** Squared RGB distance (of 2×2 sums) that keeps two near-equal distances from deciding much. */
+const LOCAL_SOFTNESS = 4800;
+
+/**
+ * On the rim, colours seen on neither side decide nothing by the histograms: the blur of hair or
+ * an arm into the wall makes colours the room never shows, and a strip of them would stay with the
+ * visitor. So each rim pixel is weighed against the mean colours of the settled visitor and the
+ * settled room around it (within about 40 artwork pixels), and goes to the nearer: the local
+ * colour model of each side that decides the band between them. Means are taken at an eighth of
+ * the artwork's resolution, which is ample for averages over 80 pixels.
+ */
+function decideRim(
+  near: Float32Array,
+  colour: Uint16Array,
+  first: Uint8Array,
+  settled: Float32Array,
+  coverage: Float32Array | undefined,
+  width: number,
+  height: number,
+): void {
+  const ew = Math.ceil(width / 2);
+  const eh = Math.ceil(height / 2);
+  const m = ew * eh;
+  // Per eighth-resolution pixel: the visitor's r, g, b, count, then the room's.
+  const sums = Array.from({ length: 8 }, (_, k) => scratch(`person-local-${k}`, Float32Array, m).fill(0));
+  for (let y = 0, q = 0; y < height; y++) {
+    const row = (y >> 1) * ew;
+    for (let x = 0; x < width; x++, q++) {
+      if ((settled[q] as number) < 0.99) continue;
+      const room = !first[q];
+      if (room && coverage && (coverage[q] as number) < 1) continue;
+      const e = row + (x >> 1);
+      const k = room ? 4 : 0;
+      for (let c = 0; c < 3; c++) {
+        const map = sums[k + c] as Float32Array;
+        map[e] = (map[e] as number) + (colour[q * 3 + c] as number);
+      }
+      const count = sums[k + 3] as Float32Array;
+      count[e] = (count[e] as number) + 1;
+    }
+  }
+  for (const map of sums) boxBlur(map, ew, eh, LOCAL);
+  const [pr, pg, pb, pn, rr, rg, rb, rn] = sums as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ];
+  for (let y = 0, q = 0; y < height; y++) {
+    const row = (y >> 1) * ew;
+    for (let x = 0; x < width; x++, q++) {
+      if ((settled[q] as number) >= 0.99) continue;
+      const e = row + (x >> 1);
+      const np = pn[e] as number;
+      const nr = rn[e] as number;
+      // Both sides need a few settled pixels nearby (a window's share, after the blur).
+      if (np < 0.05 || nr < 0.05) continue;
+      const r = colour[q * 3] as number;
+      const g = colour[q * 3 + 1] as number;
+      const b = colour[q * 3 + 2] as number;
+      const toPerson =
+        (r - (pr[e] as number) / np) ** 2 + (g - (pg[e] as number) / np) ** 2 + (b - (pb[e] as number) / np) ** 2;
+      const toRoom =
+        (r - (rr[e] as number) / nr) ** 2 + (g - (rg[e] as number) / nr) ** 2 + (b - (rb[e] as number) / nr) ** 2;
+      near[q] = (COLOUR_LOGIT * (toRoom - toPerson)) / (toRoom + toPerson + LOCAL_SOFTNESS);
+    }
+  }
 }
 
 function clamp(v: number, limit: number): number {
@@ -256,6 +338,8 @@ interface Samples {
   bins: Uint16Array;
   /** Which side the sample teaches: PERSON_SIDE, ROOM_SIDE or neither (0). */
   side: Uint8Array;
+  /** Sums of the 2×2 half-resolution pixels' RGB (four times their mean), interleaved. */
+  colour: Uint16Array;
 }
 const PERSON_SIDE = 1;
 const ROOM_SIDE = 2;
@@ -267,6 +351,7 @@ function sample(half: RgbImage, prior: Float32Array, face: Uint8Array, coverage:
   const qh = Math.ceil(height / 2);
   const bins = scratch('person-bins', Uint16Array, qw * qh);
   const side = scratch('person-side', Uint8Array, qw * qh);
+  const colour = scratch('person-colour', Uint16Array, qw * qh * 3);
   for (let y = 0, q = 0; y < qh; y++) {
     const row0 = y * 2 * width * 3;
     const row1 = Math.min(height - 1, y * 2 + 1) * width * 3;
@@ -275,13 +360,14 @@ function sample(half: RgbImage, prior: Float32Array, face: Uint8Array, coverage:
       const b = row0 + Math.min(width - 1, x * 2 + 1) * 3;
       const c = row1 + x * 6;
       const d = row1 + Math.min(width - 1, x * 2 + 1) * 3;
-      // The sum of four 8-bit values, shifted by 6: the mean's top 4 bits.
-      const r = ((data[a] as number) + (data[b] as number) + (data[c] as number) + (data[d] as number)) >> 6;
-      const g =
-        ((data[a + 1] as number) + (data[b + 1] as number) + (data[c + 1] as number) + (data[d + 1] as number)) >> 6;
-      const bl =
-        ((data[a + 2] as number) + (data[b + 2] as number) + (data[c + 2] as number) + (data[d + 2] as number)) >> 6;
-      bins[q] = (r << 8) | (g << 4) | bl;
+      const r = (data[a] as number) + (data[b] as number) + (data[c] as number) + (data[d] as number);
+      const g = (data[a + 1] as number) + (data[b + 1] as number) + (data[c + 1] as number) + (data[d + 1] as number);
+      const bl = (data[a + 2] as number) + (data[b + 2] as number) + (data[c + 2] as number) + (data[d + 2] as number);
+      colour[q * 3] = r;
+      colour[q * 3 + 1] = g;
+      colour[q * 3 + 2] = bl;
+      // A sum of four 8-bit values shifted by 6: the mean's top 4 bits.
+      bins[q] = ((r >> 6) << 8) | ((g >> 6) << 4) | (bl >> 6);
       const p = prior[q] as number;
       side[q] =
         face[q] || p >= PERSON_SURE
@@ -291,7 +377,7 @@ function sample(half: RgbImage, prior: Float32Array, face: Uint8Array, coverage:
             : 0;
     }
   }
-  return { bins, side };
+  return { bins, side, colour };
 }
 
 /**
