@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { startServer } from '../../e2e/support/server-process.js';
@@ -129,11 +130,13 @@ export async function uploadPhoto(): Promise<Buffer> {
 async function main() {
   const photo = await uploadPhoto();
   if (process.argv.includes('--json')) {
-    const workers = Number(process.argv[process.argv.indexOf('--workers') + 1] ?? 2);
+    const at = process.argv.indexOf('--workers');
+    const workers = at > 0 ? Number(process.argv[at + 1]) : 2;
     console.log(JSON.stringify(await jobsRound(photo, workers)));
     return;
   }
   const started = performance.now();
+  const loadBefore = loadavg()[0] as number;
   const rounds: JobsRound[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     for (const workers of [1, 2]) {
@@ -154,7 +157,8 @@ async function main() {
     `last finished artwork (every job makes the 4:5 and the story version); each server first renders`,
     `${WARMUP_PER_WORKER} jobs per worker. Medians of ${ROUNDS} servers per worker count, 1 and 2 alternating;`,
     `the whole run took ${minutes.toFixed(1)} min. The HTTP process, the render process and the load generator`,
-    'share the 2 cores.',
+    `share the 2 cores (load average ${loadBefore.toFixed(2)} before the run and ${(loadavg()[0] as number).toFixed(2)} after it:`,
+    'above 1 or so, other work had part of the machine and the rates are low).',
     '',
     table(
       [
