@@ -13,8 +13,9 @@ export interface RgbImage {
 
 /**
  * An opened upload: its upright size, and decoding at any size up to the working resolution.
- * JPEGs decode straight to a smaller size (shrink-on-load), so the engine decodes twice cheaply
- * — small for the detector, then just as large as the framing needs — instead of once large.
+ * A JPEG is decoded again, just as large as the framing needs, when the detector's copy has too few
+ * pixels; sharp decodes a JPEG straight to a smaller size only for reductions of 3× or more, so below
+ * that each decode reads the whole picture and resizes it.
  */
 export interface Photo {
   width: number;

@@ -31,6 +31,14 @@ function renderHostFile(): string {
   return compiled;
 }
 
+/**
+ * With V8's default heap sizes a worker thread makes a full garbage collection (and keeps V8's helper
+ * threads busy with it) after almost every render: 87 in 110 renders. Starting the old generation at
+ * 64 MB spaces them out (16 in 110) for 10 % less CPU per render at the same peak memory (measured for
+ * issue 14; 128 MB saves little more and keeps 45 MB more resident).
+ */
+const RENDER_V8_FLAGS = ['--initial-old-space-size=64'];
+
 /** How long a closing render process may take to finish its renders before it is killed. */
 const CLOSE_TIMEOUT_MS = 60_000;
 
@@ -58,8 +66,12 @@ export function createRenderPool(options: { threads: number; log: FastifyBaseLog
       crashAttempts: options.crashAttempts,
       art: options.art,
     };
-    // Structured clone carries the photo and the artwork as bytes; no execArgv of the parent (test loaders).
-    const started = fork(hostFile, [JSON.stringify(hostOptions)], { serialization: 'advanced', execArgv: [] });
+    // Structured clone carries the photo and the artwork as bytes; no execArgv of the parent (test loaders),
+    // only the heap setting above.
+    const started = fork(hostFile, [JSON.stringify(hostOptions)], {
+      serialization: 'advanced',
+      execArgv: RENDER_V8_FLAGS,
+    });
     started.on('message', (reply: HostReply) => {
       if (reply.kind === 'thread-failed') {
         options.log.warn({ err: new Error(reply.message) }, 'render worker thread failed');
