@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSizeMap, includeFace, TILE_SIZES } from './detail.js';
+import { buildSizeMap, TILE_SIZES } from './detail.js';
+import { sobel } from './gradient.js';
 import type { Landmarks } from './landmarks.js';
 
 /** `count` points on a circle, as x, y pairs. */
@@ -34,21 +35,11 @@ describe('detail map', () => {
   const cell = 4;
   const face = roundFace(120, 150, 60);
 
-  it('counts the face as the person even where segmentation saw nothing', () => {
-    const mask = new Float32Array(width * height);
-    includeFace(mask, width, height, cell, face);
-    expect(mask[Math.floor(150 / cell) * width + Math.floor(120 / cell)]).toBe(1);
-    expect(mask[0]).toBe(0);
-    const covered = mask.reduce((sum, v) => sum + v, 0) * cell * cell;
-    expect(covered).toBeGreaterThan(Math.PI * 50 * 50);
-    expect(covered).toBeLessThan(Math.PI * 70 * 70);
-  });
-
   it('asks for small tiles on the face, larger on the person, largest in the background', () => {
     const luma = new Float32Array(width * height).fill(50);
     const mask = new Float32Array(width * height);
     for (let y = 0; y < height; y++) for (let x = 0; x < width / 2; x++) mask[y * width + x] = 1;
-    const map = buildSizeMap(luma, mask, width, height, cell, face);
+    const map = buildSizeMap(sobel(luma, width, height, 'test-luma').magnitude, mask, width, height, cell, face);
     const at = (x: number, y: number) => map.sizes[Math.floor(y / cell) * width + Math.floor(x / cell)] as number;
     expect(at(120, 150)).toBeLessThanOrEqual(TILE_SIZES.face);
     // The features, found by their landmark groups, get the smallest tiles of all.

@@ -1,3 +1,4 @@
+import { sobel } from './gradient.js';
 import type { LandmarkGroup, Landmarks } from './landmarks.js';
 
 /**
@@ -70,32 +71,6 @@ function weight(region: Region, x: number, y: number): number {
   return d <= 1 ? 1 : d >= 1.5 ? 0 : 1 - (d - 1) * 2;
 }
 
-/**
- * Makes sure the face counts as the person even where the segmentation model missed it (hats,
- * odd light): a face painted as background pattern would be the one unforgivable failure.
- * `mask` is a person map of `width`×`height` cells of `cell` artwork pixels.
- */
-export function includeFace(
-  mask: Float32Array,
-  width: number,
-  height: number,
-  cell: number,
-  landmarks: Landmarks,
-): void {
-  const face = regionOf(landmarks.outline, 1, 0);
-  const x0 = Math.max(0, Math.floor((face.cx - face.rx) / cell));
-  const x1 = Math.min(width - 1, Math.ceil((face.cx + face.rx) / cell));
-  const y0 = Math.max(0, Math.floor((face.cy - face.ry) / cell));
-  const y1 = Math.min(height - 1, Math.ceil((face.cy + face.ry) / cell));
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) {
-      const dx = ((x + 0.5) * cell - face.cx) / face.rx;
-      const dy = ((y + 0.5) * cell - face.cy) / face.ry;
-      if (dx * dx + dy * dy <= 1) mask[y * width + x] = Math.max(mask[y * width + x] as number, 1);
-    }
-  }
-}
-
 export interface SizeMap {
   /** Tile spacing (artwork pixels) per cell. */
   sizes: Float32Array;
@@ -106,19 +81,19 @@ export interface SizeMap {
 }
 
 /**
- * Builds the size map on a grid of `cell`-pixel cells from the luminance and person mask at that
- * grid's resolution and the face's landmarks in artwork pixels.
+ * Builds the size map on a grid of `cell`-pixel cells from the lightness's gradient magnitude and the
+ * person mask at that grid's resolution and the face's landmarks in artwork pixels.
  */
 export function buildSizeMap(
-  luma: Float32Array,
+  lumaGradient: Float32Array,
   mask: Float32Array,
   width: number,
   height: number,
   cell: number,
   landmarks: Landmarks,
 ): SizeMap {
-  const edges = blur(sobel(luma, width, height), width, height, 2);
-  const silhouette = blur(sobel(mask, width, height), width, height, 2);
+  const edges = blur(lumaGradient, width, height, 2);
+  const silhouette = blur(sobel(mask, width, height, 'size-mask').magnitude, width, height, 2);
   const features = FEATURES.map((f) => regionOf(landmarks[f.group], f.pad, f.size));
   const face = regionOf(landmarks.outline, 1.05, TILE_SIZES.face);
   const sizes = new Float32Array(width * height);
@@ -160,28 +135,6 @@ export function buildSizeMap(
 function smooth(t: number): number {
   const c = Math.min(1, Math.max(0, (t - 0.25) / 0.5));
   return c * c * (3 - 2 * c);
-}
-
-/** Gradient magnitude (Sobel); borders stay 0. */
-function sobel(v: Float32Array, width: number, height: number): Float32Array {
-  const out = new Float32Array(width * height);
-  for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
-      const a = v[i - width - 1] as number;
-      const b = v[i - width] as number;
-      const c = v[i - width + 1] as number;
-      const d = v[i - 1] as number;
-      const f = v[i + 1] as number;
-      const g = v[i + width - 1] as number;
-      const h = v[i + width] as number;
-      const k = v[i + width + 1] as number;
-      const gx = c + 2 * f + k - a - 2 * d - g;
-      const gy = g + 2 * h + k - a - 2 * b - c;
-      out[i] = Math.sqrt(gx * gx + gy * gy);
-    }
-  }
-  return out;
 }
 
 /** Separable box blur of the given radius, edges clamped, with running sums. */

@@ -1,3 +1,4 @@
+import type { Gradient } from './gradient.js';
 import type { Landmarks } from './landmarks.js';
 import { scratch } from './scratch.js';
 
@@ -37,11 +38,11 @@ export function cellCentre(g: number): number {
 }
 
 /**
- * `luma` and `mask` are CIELAB lightness and person share at the guide grid's resolution;
- * `landmarks` in artwork pixels.
+ * `gradient` is the CIELAB lightness's Sobel gradient and `mask` the person share, both at the guide
+ * grid's resolution; `landmarks` in artwork pixels.
  */
 export function buildGuides(
-  luma: Float32Array,
+  gradient: Gradient,
   mask: Float32Array,
   width: number,
   height: number,
@@ -58,7 +59,7 @@ export function buildGuides(
     tangentY: scratch('guide-tangent-y', Float32Array, n).fill(0),
   };
   addSilhouette(guides, mask);
-  addEdges(guides, luma, mask, landmarks.outline);
+  addEdges(guides, gradient, mask, landmarks.outline);
   for (const [line, closed] of [
     [landmarks.outline, true],
     [landmarks.rightEye, true],
@@ -142,31 +143,9 @@ function addSilhouette(g: Guides, mask: Float32Array): void {
  * structure tensor's (gradient products smoothed over 3×3 cells), which is steadier than one
  * gradient.
  */
-function addEdges(g: Guides, luma: Float32Array, mask: Float32Array, outline: Float32Array): void {
+function addEdges(g: Guides, gradient: Gradient, mask: Float32Array, outline: Float32Array): void {
   const { width, height } = g;
-  const n = width * height;
-  const gxs = scratch('guide-gx', Float32Array, n);
-  const gys = scratch('guide-gy', Float32Array, n);
-  const magnitude = scratch('guide-magnitude', Float32Array, n).fill(0);
-  gxs.fill(0);
-  gys.fill(0);
-  for (let y = 1; y < height - 1; y++) {
-    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
-      const a = luma[i - width - 1] as number;
-      const b = luma[i - width] as number;
-      const c = luma[i - width + 1] as number;
-      const d = luma[i - 1] as number;
-      const f = luma[i + 1] as number;
-      const gg = luma[i + width - 1] as number;
-      const h = luma[i + width] as number;
-      const k = luma[i + width + 1] as number;
-      const gx = c + 2 * f + k - a - 2 * d - gg;
-      const gy = gg + 2 * h + k - a - 2 * b - c;
-      gxs[i] = gx;
-      gys[i] = gy;
-      magnitude[i] = Math.sqrt(gx * gx + gy * gy);
-    }
-  }
+  const { gx: gxs, gy: gys, magnitude } = gradient;
   const face = ellipseOf(outline);
   for (let y = 2; y < height - 2; y++) {
     const py = cellCentre(y);

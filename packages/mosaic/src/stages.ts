@@ -15,6 +15,7 @@ import {
   toArtwork,
   warpToArtwork,
 } from './framing.js';
+import { sobel } from './gradient.js';
 import { buildGuides, GUIDE_CELL } from './guides.js';
 import { type DetectedFace, type Landmarks, mapLandmarks } from './landmarks.js';
 import { LAYOUT } from './layout.js';
@@ -144,8 +145,9 @@ export function tessellate(
   const quarter = quarterOf(half.data, halfMask, half.width, half.height);
   const quarterLuma = scratch('quarter-luma', Float32Array, quarter.mask.length);
   for (let i = 0; i < quarterLuma.length; i++) quarterLuma[i] = quarter.lab[i * 3] as number;
-  const sizeMap = buildSizeMap(quarterLuma, quarter.mask, quarter.width, quarter.height, GUIDE_CELL, landmarks);
-  const guides = buildGuides(quarterLuma, quarter.mask, quarter.width, quarter.height, landmarks);
+  const gradient = sobel(quarterLuma, quarter.width, quarter.height, 'quarter-luma');
+  const sizeMap = buildSizeMap(gradient.magnitude, quarter.mask, quarter.width, quarter.height, GUIDE_CELL, landmarks);
+  const guides = buildGuides(gradient, quarter.mask, quarter.width, quarter.height, landmarks);
   const seeds = placeSeeds(sizeMap, guides, quarter.mask, width, height, framing.target, random);
   const working = { ...half, rgb: half.data, mask: halfMask, lab: quarter.lab, labWidth: quarter.width };
   return buildTiles(working, seeds, width, height);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sobel } from './gradient.js';
 import { buildGuides, GUIDE_CELL } from './guides.js';
 import type { Landmarks } from './landmarks.js';
 import { createRandom } from './random.js';
@@ -45,7 +46,7 @@ function scene() {
   const luma = new Float32Array(gw * gh);
   for (let i = 0; i < luma.length; i++) luma[i] = quarter.lab[i * 3] as number;
   const map = { sizes: new Float32Array(gw * gh).fill(size), width: gw, height: gh, cell: GUIDE_CELL };
-  const guides = buildGuides(luma, quarter.mask, gw, gh, faceAway);
+  const guides = buildGuides(sobel(luma, gw, gh, 'test-luma'), quarter.mask, gw, gh, faceAway);
   const seeds = placeSeeds(map, guides, quarter.mask, width, height, { x: width / 2, y: height / 2 }, createRandom(1));
   return { half, seeds, tiles: buildTiles(half, seeds, width, height) };
 }

@@ -1,0 +1,38 @@
+import { scratch } from './scratch.js';
+
+/** A grid's Sobel gradient: its two components and magnitude per cell; the border cells stay 0. */
+export interface Gradient {
+  gx: Float32Array;
+  gy: Float32Array;
+  magnitude: Float32Array;
+}
+
+/**
+ * The Sobel gradient of `values` (`width`×`height`), in scratch buffers named after `name`: the
+ * tessellation reads the quarter-size lightness's gradient twice (the size map's edges and the
+ * guide lines' crests and directions), so it is computed once and handed to both.
+ */
+export function sobel(values: Float32Array, width: number, height: number, name: string): Gradient {
+  const n = width * height;
+  const gxs = scratch(`${name}-gx`, Float32Array, n).fill(0);
+  const gys = scratch(`${name}-gy`, Float32Array, n).fill(0);
+  const magnitude = scratch(`${name}-magnitude`, Float32Array, n).fill(0);
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
+      const a = values[i - width - 1] as number;
+      const b = values[i - width] as number;
+      const c = values[i - width + 1] as number;
+      const d = values[i - 1] as number;
+      const f = values[i + 1] as number;
+      const g = values[i + width - 1] as number;
+      const h = values[i + width] as number;
+      const k = values[i + width + 1] as number;
+      const gx = c + 2 * f + k - a - 2 * d - g;
+      const gy = g + 2 * h + k - a - 2 * b - c;
+      gxs[i] = gx;
+      gys[i] = gy;
+      magnitude[i] = Math.sqrt(gx * gx + gy * gy);
+    }
+  }
+  return { gx: gxs, gy: gys, magnitude };
+}
