@@ -34,34 +34,53 @@ export function refineToFull(
   const hw = half.width;
   const hh = half.height;
   const labels = scratch('labels', Uint16Array, width * height);
+  // A 2×2 block's rows start at even indices, so with an even width each row of the block is one
+  // 32-bit word of two equal halves (the same on either byte order).
+  const pairs = width % 2 === 0 ? new Uint32Array(labels.buffer, 0, (width * height) >> 1) : undefined;
   const { mask } = half;
   const centres = pack(c);
   for (let hy = 0; hy < hh; hy++) {
     const up = Math.max(0, hy - 1) * hw;
     const row = hy * hw;
     const down = Math.min(hh - 1, hy + 1) * hw;
+    // Whether the column at hx − 1, hx and hx + 1 holds one label above, at and below the row:
+    // kept as the row is walked, so each step reads one new column instead of eight neighbours.
+    const first = halfLabels[row] as number;
+    let leftUniform = halfLabels[up] === first && halfLabels[down] === first;
+    let hereUniform = leftUniform;
     for (let hx = 0; hx < hw; hx++) {
       const left = hx > 0 ? hx - 1 : 0;
       const right = hx + 1 < hw ? hx + 1 : hx;
       const t = halfLabels[row + hx] as number;
       const o = hy * 2 * width + hx * 2;
+      const n3 = halfLabels[row + left] as number;
+      const n5 = halfLabels[row + right] as number;
+      const rightUniform = halfLabels[up + right] === n5 && halfLabels[down + right] === n5;
+      // Inside a tile (all eight neighbours agree) the whole 2×2 block is that tile.
+      if (leftUniform && hereUniform && rightUniform && n3 === t && n5 === t) {
+        if (pairs) {
+          const pair = (t | (t << 16)) >>> 0;
+          pairs[o >> 1] = pair;
+          pairs[(o + width) >> 1] = pair;
+        } else {
+          labels[o] = t;
+          labels[o + 1] = t;
+          labels[o + width] = t;
+          labels[o + width + 1] = t;
+        }
+        leftUniform = hereUniform;
+        hereUniform = rightUniform;
+        continue;
+      }
+      leftUniform = hereUniform;
+      hereUniform = rightUniform;
       // The eight neighbours: n0 n1 n2 / n3 · n5 / n6 n7 n8.
       const n0 = halfLabels[up + left] as number;
       const n1 = halfLabels[up + hx] as number;
       const n2 = halfLabels[up + right] as number;
-      const n3 = halfLabels[row + left] as number;
-      const n5 = halfLabels[row + right] as number;
       const n6 = halfLabels[down + left] as number;
       const n7 = halfLabels[down + hx] as number;
       const n8 = halfLabels[down + right] as number;
-      // Inside a tile (all eight neighbours agree) the whole 2×2 block is that tile.
-      if (n0 === t && n1 === t && n2 === t && n3 === t && n5 === t && n6 === t && n7 === t && n8 === t) {
-        labels[o] = t;
-        labels[o + 1] = t;
-        labels[o + width] = t;
-        labels[o + width + 1] = t;
-        continue;
-      }
       const hi = row + hx;
       const m = mask[hi] as number;
       // Each artwork pixel of the block lies ¼ half-pixel from its centre and chooses between the
