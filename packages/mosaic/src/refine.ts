@@ -18,6 +18,20 @@ function pack(c: Centres): Float32Array {
   return packed;
 }
 
+/** How far (px, py) with person share m lies from tile t: its square metric and the mask term. */
+function fit(centres: Float32Array, t: number, px: number, py: number, m: number): number {
+  const k = t * STRIDE;
+  const dx = px - (centres[k] as number);
+  const dy = py - (centres[k + 1] as number);
+  const dm = m - (centres[k + 2] as number);
+  const cos = centres[k + 3] as number;
+  const sin = centres[k + 4] as number;
+  const u = Math.abs(dx * cos + dy * sin);
+  const w = Math.abs(dy * cos - dx * sin);
+  const e = u > w ? u : w;
+  return e * e + MASK_WEIGHT * dm * dm;
+}
+
 /**
  * Upsamples the labels. Where the four nearest half-resolution labels disagree, the artwork pixel
  * takes the tile that fits it best by position (in the tile's own square metric) and person mask,
@@ -99,26 +113,25 @@ export function refineToFull(
         }
         const px = hx + (right ? 0.25 : -0.25);
         const py = hy + (below ? 0.25 : -0.25);
+        // A candidate met again (a corner where only two tiles meet) would only tie, so each is
+        // weighed once.
         let best = t;
-        let bestDistance = Number.POSITIVE_INFINITY;
-        for (let j = 0; j < 4; j++) {
-          const candidate = j === 0 ? t : j === 1 ? h : j === 2 ? v : d;
-          if (j > 0 && (candidate === t || (j > 1 && candidate === h) || (j > 2 && candidate === v))) continue;
-          const k = candidate * STRIDE;
-          const dx = px - (centres[k] as number);
-          const dy = py - (centres[k + 1] as number);
-          const dm = m - (centres[k + 2] as number);
-          const cos = centres[k + 3] as number;
-          const sin = centres[k + 4] as number;
-          const u = Math.abs(dx * cos + dy * sin);
-          const w = Math.abs(dy * cos - dx * sin);
-          const e = u > w ? u : w;
-          const distance = e * e + MASK_WEIGHT * dm * dm;
+        let bestDistance = fit(centres, t, px, py, m);
+        if (h !== t) {
+          const distance = fit(centres, h, px, py, m);
           if (distance < bestDistance) {
             bestDistance = distance;
-            best = candidate;
+            best = h;
           }
         }
+        if (v !== t && v !== h) {
+          const distance = fit(centres, v, px, py, m);
+          if (distance < bestDistance) {
+            bestDistance = distance;
+            best = v;
+          }
+        }
+        if (d !== t && d !== h && d !== v && fit(centres, d, px, py, m) < bestDistance) best = d;
         labels[at] = best;
       }
     }
