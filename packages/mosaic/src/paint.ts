@@ -288,6 +288,7 @@ export function drawTiles(
   lightRow = 0,
 ): void {
   const { rgb: tileRgb, joint: jointRgb, base, slopeX, slopeY, wide: wideTile } = look;
+  const { glass: glassTile, bevel: tileBevel, inverseHalf: tileInverseHalf, cx, cy, sheen: tileSheen } = look;
   // One and two pixels diagonally up-left (down-right with the opposite sign); the window keeps
   // two pixels clear of the label map's edges wherever it is drawn (the frame covers those).
   const near = width + 1;
@@ -295,14 +296,17 @@ export function drawTiles(
   // Row by row, in runs of one tile: the tile's colour and light are fetched once per run, its
   // last pixel is a joint where the next tile starts and, for wide tiles, so is its first where
   // the previous one ends; in between only the pixels above and below need looking at.
-  for (let y = window.top; y < window.bottom; y++) {
+  // The window's bounds as locals: callers pass windows of different shapes, and a polymorphic
+  // property load in the run scan costs more than the scan itself.
+  const { left, top, right, bottom } = window;
+  for (let y = top; y < bottom; y++) {
     const row = y * width;
     const hasBelow = y + 1 < height;
     const hasAbove = y > 0;
-    for (let x = window.left; x < window.right; ) {
+    for (let x = left; x < right; ) {
       const t = labels[row + x] as number;
       let end = x + 1;
-      while (end < window.right && labels[row + end] === t) end++;
+      while (end < right && labels[row + end] === t) end++;
       const wide = wideTile[t] === 1;
       const r = tileRgb[t * 3] as number;
       const g = tileRgb[t * 3 + 1] as number;
@@ -312,27 +316,32 @@ export function drawTiles(
       const jb = jointRgb[t * 3 + 2] as number;
       const lightX = slopeX[t] as number;
       const light0 = (base[t] as number) + (slopeY[t] as number) * (y - lightRow);
-      const glass = look.glass[t] === 1;
+      const glass = glassTile[t] === 1;
       const low = glass ? LIGHT_RANGE.glass[0] : LIGHT_RANGE.stone[0];
       const high = glass ? LIGHT_RANGE.glass[1] : LIGHT_RANGE.stone[1];
-      const bevel = look.bevel[t] as number;
-      const inverseHalf = look.inverseHalf[t] as number;
+      const bevel = tileBevel[t] as number;
+      const inverseHalf = tileInverseHalf[t] as number;
       // The pixel's place relative to the tile's centre in half-sizes, for the sheen; rows the
       // sheen's spot does not reach skip it.
-      const ry = (y - lightRow + 0.5 - (look.cy[t] as number)) * inverseHalf;
-      let rx = (x + 0.5 - (look.cx[t] as number)) * inverseHalf;
+      const ry = (y - lightRow + 0.5 - (cy[t] as number)) * inverseHalf;
+      let rx = (x + 0.5 - (cx[t] as number)) * inverseHalf;
       const sy2 = (ry - SHEEN_Y) * (ry - SHEEN_Y);
-      const sheen = sy2 < SHEEN_R2 ? (look.sheen[t] as number) : 0;
+      const sheen = sy2 < SHEEN_R2 ? (tileSheen[t] as number) : 0;
       const lastInside = end < width && labels[row + end] !== t ? end - 1 : end;
       const firstInside = wide && x > 0 && labels[row + x - 1] !== t ? x + 1 : x;
       const checkAbove = wide && hasAbove;
+      // Neighbours are carried along the run: the pixel below-right of one is below the next, and
+      // the one above of one is above-left of the next.
+      let below = labels[row + x + width] as number;
+      let aboveLeft = labels[row + x - near] as number;
       for (let px = x, i = row + x, o = (row + x) * 3; px < end; px++, i++, o += 3, rx += inverseHalf) {
-        if (
-          px >= lastInside ||
-          px < firstInside ||
-          (hasBelow && labels[i + width] !== t) ||
-          (checkAbove && labels[i - width] !== t)
-        ) {
+        const belowRight = labels[i + near] as number;
+        const above = labels[i - width] as number;
+        const belowHere = below;
+        const aboveLeftHere = aboveLeft;
+        below = belowRight;
+        aboveLeft = above;
+        if (px >= lastInside || px < firstInside || (hasBelow && belowHere !== t) || (checkAbove && above !== t)) {
           out[o] = jr;
           out[o + 1] = jg;
           out[o + 2] = jb;
@@ -342,9 +351,9 @@ export function drawTiles(
         // the light, one whose tile ends just below-right on the edge facing away.
         // Wide stones have a two-pixel bevel, the rest one.
         let raw = light0 + lightX * px;
-        if (labels[i - near] !== t) raw += bevel;
+        if (aboveLeftHere !== t) raw += bevel;
         else if (wide && labels[i - far] !== t) raw += bevel * 0.5;
-        if (labels[i + near] !== t) raw -= bevel;
+        if (belowRight !== t) raw -= bevel;
         else if (wide && labels[i + far] !== t) raw -= bevel * 0.5;
         if (sheen !== 0) {
           const q = 1 - ((rx - SHEEN_X) * (rx - SHEEN_X) + sy2) / SHEEN_R2;

@@ -18,6 +18,20 @@ function pack(c: Centres): Float32Array {
   return packed;
 }
 
+/** How far (px, py) with person share m lies from tile t: its square metric and the mask term. */
+function fit(centres: Float32Array, t: number, px: number, py: number, m: number): number {
+  const k = t * STRIDE;
+  const dx = px - (centres[k] as number);
+  const dy = py - (centres[k + 1] as number);
+  const dm = m - (centres[k + 2] as number);
+  const cos = centres[k + 3] as number;
+  const sin = centres[k + 4] as number;
+  const u = Math.abs(dx * cos + dy * sin);
+  const w = Math.abs(dy * cos - dx * sin);
+  const e = u > w ? u : w;
+  return e * e + MASK_WEIGHT * dm * dm;
+}
+
 /**
  * Upsamples the labels. Where the four nearest half-resolution labels disagree, the artwork pixel
  * takes the tile that fits it best by position (in the tile's own square metric) and person mask,
@@ -34,34 +48,53 @@ export function refineToFull(
   const hw = half.width;
   const hh = half.height;
   const labels = scratch('labels', Uint16Array, width * height);
+  // A 2×2 block's rows start at even indices, so with an even width each row of the block is one
+  // 32-bit word of two equal halves (the same on either byte order).
+  const pairs = width % 2 === 0 ? new Uint32Array(labels.buffer, 0, (width * height) >> 1) : undefined;
   const { mask } = half;
   const centres = pack(c);
   for (let hy = 0; hy < hh; hy++) {
     const up = Math.max(0, hy - 1) * hw;
     const row = hy * hw;
     const down = Math.min(hh - 1, hy + 1) * hw;
+    // Whether the column at hx − 1, hx and hx + 1 holds one label above, at and below the row:
+    // kept as the row is walked, so each step reads one new column instead of eight neighbours.
+    const first = halfLabels[row] as number;
+    let leftUniform = halfLabels[up] === first && halfLabels[down] === first;
+    let hereUniform = leftUniform;
     for (let hx = 0; hx < hw; hx++) {
       const left = hx > 0 ? hx - 1 : 0;
       const right = hx + 1 < hw ? hx + 1 : hx;
       const t = halfLabels[row + hx] as number;
       const o = hy * 2 * width + hx * 2;
+      const n3 = halfLabels[row + left] as number;
+      const n5 = halfLabels[row + right] as number;
+      const rightUniform = halfLabels[up + right] === n5 && halfLabels[down + right] === n5;
+      // Inside a tile (all eight neighbours agree) the whole 2×2 block is that tile.
+      if (leftUniform && hereUniform && rightUniform && n3 === t && n5 === t) {
+        if (pairs) {
+          const pair = (t | (t << 16)) >>> 0;
+          pairs[o >> 1] = pair;
+          pairs[(o + width) >> 1] = pair;
+        } else {
+          labels[o] = t;
+          labels[o + 1] = t;
+          labels[o + width] = t;
+          labels[o + width + 1] = t;
+        }
+        leftUniform = hereUniform;
+        hereUniform = rightUniform;
+        continue;
+      }
+      leftUniform = hereUniform;
+      hereUniform = rightUniform;
       // The eight neighbours: n0 n1 n2 / n3 · n5 / n6 n7 n8.
       const n0 = halfLabels[up + left] as number;
       const n1 = halfLabels[up + hx] as number;
       const n2 = halfLabels[up + right] as number;
-      const n3 = halfLabels[row + left] as number;
-      const n5 = halfLabels[row + right] as number;
       const n6 = halfLabels[down + left] as number;
       const n7 = halfLabels[down + hx] as number;
       const n8 = halfLabels[down + right] as number;
-      // Inside a tile (all eight neighbours agree) the whole 2×2 block is that tile.
-      if (n0 === t && n1 === t && n2 === t && n3 === t && n5 === t && n6 === t && n7 === t && n8 === t) {
-        labels[o] = t;
-        labels[o + 1] = t;
-        labels[o + width] = t;
-        labels[o + width + 1] = t;
-        continue;
-      }
       const hi = row + hx;
       const m = mask[hi] as number;
       // Each artwork pixel of the block lies ¼ half-pixel from its centre and chooses between the
@@ -80,26 +113,25 @@ export function refineToFull(
         }
         const px = hx + (right ? 0.25 : -0.25);
         const py = hy + (below ? 0.25 : -0.25);
+        // A candidate met again (a corner where only two tiles meet) would only tie, so each is
+        // weighed once.
         let best = t;
-        let bestDistance = Number.POSITIVE_INFINITY;
-        for (let j = 0; j < 4; j++) {
-          const candidate = j === 0 ? t : j === 1 ? h : j === 2 ? v : d;
-          if (j > 0 && (candidate === t || (j > 1 && candidate === h) || (j > 2 && candidate === v))) continue;
-          const k = candidate * STRIDE;
-          const dx = px - (centres[k] as number);
-          const dy = py - (centres[k + 1] as number);
-          const dm = m - (centres[k + 2] as number);
-          const cos = centres[k + 3] as number;
-          const sin = centres[k + 4] as number;
-          const u = Math.abs(dx * cos + dy * sin);
-          const w = Math.abs(dy * cos - dx * sin);
-          const e = u > w ? u : w;
-          const distance = e * e + MASK_WEIGHT * dm * dm;
+        let bestDistance = fit(centres, t, px, py, m);
+        if (h !== t) {
+          const distance = fit(centres, h, px, py, m);
           if (distance < bestDistance) {
             bestDistance = distance;
-            best = candidate;
+            best = h;
           }
         }
+        if (v !== t && v !== h) {
+          const distance = fit(centres, v, px, py, m);
+          if (distance < bestDistance) {
+            bestDistance = distance;
+            best = v;
+          }
+        }
+        if (d !== t && d !== h && d !== v && fit(centres, d, px, py, m) < bestDistance) best = d;
         labels[at] = best;
       }
     }

@@ -294,11 +294,18 @@ class Layer {
     const by0 = Math.max(0, Math.floor((y - radius) / BUCKET));
     const by1 = Math.min(this.rows - 1, Math.floor((y + radius) / BUCKET));
     const { xs, ys, sizes, next, heads } = this;
+    // The ellipse lies inside the circle of radius limit · the larger share (scaled by the row
+    // vector's length): a neighbour outside it, by a margin far above rounding, cannot overlap and
+    // is settled without turning into the new tessera's frame.
+    const share = Math.max(spacing, along);
+    const circle = (share * share * 1.01) / (cos * cos + sin * sin);
     for (let by = by0; by <= by1; by++) {
       for (let bx = bx0; bx <= bx1; bx++) {
         for (let s = heads[by * this.columns + bx] as number; s >= 0; s = next[s] as number) {
           const dx = (xs[s] as number) - x;
           const dy = (ys[s] as number) - y;
+          const reach = size + (sizes[s] as number);
+          if (dx * dx + dy * dy >= reach * reach * 0.25 * circle) continue;
           // The offset in the new tessera's frame, each side in its own share of the mean size:
           // inside that ellipse the two stones would overlap.
           const u = (dx * cos + dy * sin) / along;
