@@ -29,3 +29,40 @@ export function patternIndex(x: number, y: number, centre: Point, size: number, 
   // Alternate rays step to the neighbouring deep tone, so the rings read as a quiet sunburst.
   return ray % 2 === 0 ? band : band === 1 ? 2 : 1;
 }
+
+/** The part of the plane rings are laid over (the places may reach half a spacing beyond it). */
+export interface RingBounds {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/**
+ * The places of the background's stones: concentric rings `spacing` apart around `centre`, each
+ * ring's stones `spacing` apart along it from a random phase (one `random()` per ring, inner first).
+ * `visit` gets each place and its row direction (the ring's tangent) until the rings pass beyond
+ * `bounds`; the 4:5 and the story's extra windows lay the same rings, so their stones line up.
+ */
+export function forEachRingPlace(
+  centre: Point,
+  spacing: number,
+  bounds: RingBounds,
+  random: () => number,
+  visit: (x: number, y: number, cos: number, sin: number) => void,
+): void {
+  const { left, top, right, bottom } = bounds;
+  const farthest = Math.hypot(Math.max(centre.x - left, right - centre.x), Math.max(centre.y - top, bottom - centre.y));
+  for (let r = spacing * 0.75; r < farthest + spacing; r += spacing) {
+    const steps = Math.max(6, Math.round((2 * Math.PI * r) / spacing));
+    const phase = random() * 2 * Math.PI;
+    for (let s = 0; s < steps; s++) {
+      const angle = phase + (s * 2 * Math.PI) / steps;
+      const x = centre.x + r * Math.cos(angle);
+      const y = centre.y + r * Math.sin(angle);
+      if (x < left - spacing / 2 || x > right + spacing / 2 || y < top - spacing / 2 || y > bottom + spacing / 2)
+        continue;
+      visit(x, y, -Math.sin(angle), Math.cos(angle));
+    }
+  }
+}

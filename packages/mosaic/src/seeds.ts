@@ -1,6 +1,7 @@
 import { type SizeMap, TILE_SIZES } from './detail.js';
 import type { Point } from './geometry.js';
 import { cellCentre, GUIDE_CELL, type Guides } from './guides.js';
+import { forEachRingPlace } from './pattern.js';
 import { scratch } from './scratch.js';
 
 /**
@@ -150,22 +151,12 @@ export function placeSeeds(
   }
 
   // The background's rings around the face.
-  const farthest = Math.hypot(Math.max(centre.x, width - centre.x), Math.max(centre.y, height - centre.y));
   const ring = TILE_SIZES.background;
-  for (let r = ring * 0.75; r < farthest + ring; r += ring) {
-    const steps = Math.max(6, Math.round((2 * Math.PI * r) / ring));
-    const phase = random() * 2 * Math.PI;
-    for (let s = 0; s < steps; s++) {
-      const angle = phase + (s * 2 * Math.PI) / steps;
-      const x = centre.x + r * Math.cos(angle);
-      const y = centre.y + r * Math.sin(angle);
-      if (x < -ring / 2 || y < -ring / 2 || x > width + ring / 2 || y > height + ring / 2) continue;
-      const cx = Math.min(width - 1, Math.max(0, x));
-      const cy = Math.min(height - 1, Math.max(0, y));
-      if (personAt(cx, cy)) continue;
-      laid.tryAdd(cx, cy, ring, 0, 0, -Math.sin(angle), Math.cos(angle), SPACING, ALONG);
-    }
-  }
+  forEachRingPlace(centre, ring, { left: 0, top: 0, right: width, bottom: height }, random, (x, y, cos, sin) => {
+    const cx = Math.min(width - 1, Math.max(0, x));
+    const cy = Math.min(height - 1, Math.max(0, y));
+    if (!personAt(cx, cy)) laid.tryAdd(cx, cy, ring, 0, 0, cos, sin, SPACING, ALONG);
+  });
 
   // Holes where rows met at an angle or ran out.
   for (let gy = 0; gy < gh; gy++) {

@@ -3,7 +3,7 @@ import { TILE_SIZES } from './detail.js';
 import type { Point } from './geometry.js';
 import { LAYOUT, STORY_LAYOUT } from './layout.js';
 import { allocateLook, drawTiles, lookOfPatternTile, type PaintStyle, type TileLook } from './paint.js';
-import { patternIndex } from './pattern.js';
+import { forEachRingPlace, patternIndex } from './pattern.js';
 import { scratch } from './scratch.js';
 
 /**
@@ -67,24 +67,18 @@ interface Seed {
 
 /** Background seeds on rings around the face, over the story's whole canvas (4:5 coordinates). */
 function ringSeeds(centre: Point, random: () => number): Seed[] {
-  const { width } = LAYOUT;
-  const top = -STORY_LAYOUT.offset;
-  const bottom = STORY_LAYOUT.height - STORY_LAYOUT.offset;
-  const farthest = Math.hypot(Math.max(centre.x, width - centre.x), Math.max(centre.y - top, bottom - centre.y));
+  const bounds = {
+    left: 0,
+    top: -STORY_LAYOUT.offset,
+    right: LAYOUT.width,
+    bottom: STORY_LAYOUT.height - STORY_LAYOUT.offset,
+  };
   const seeds: Seed[] = [];
-  for (let r = SPACING * 0.75; r < farthest + SPACING; r += SPACING) {
-    const steps = Math.max(6, Math.round((2 * Math.PI * r) / SPACING));
-    const phase = random() * 2 * Math.PI;
-    for (let s = 0; s < steps; s++) {
-      const angle = phase + (s * 2 * Math.PI) / steps;
-      const x = centre.x + r * Math.cos(angle);
-      const y = centre.y + r * Math.sin(angle);
-      if (x < -SPACING / 2 || x > width + SPACING / 2 || y < top - SPACING / 2 || y > bottom + SPACING / 2) continue;
-      // Only the rows the 4:5 does not show need new tiles.
-      if (y >= LAYOUT.border + SPACING && y <= LAYOUT.height - LAYOUT.band - SPACING) continue;
-      seeds.push({ x, y, cos: -Math.sin(angle), sin: Math.cos(angle), tile: 0 });
-    }
-  }
+  forEachRingPlace(centre, SPACING, bounds, random, (x, y, cos, sin) => {
+    // Only the rows the 4:5 does not show need new tiles.
+    if (y >= LAYOUT.border + SPACING && y <= LAYOUT.height - LAYOUT.band - SPACING) return;
+    seeds.push({ x, y, cos, sin, tile: 0 });
+  });
   return seeds;
 }
 
