@@ -92,8 +92,9 @@ const REACH = 0.6;
 /**
  * Gives each pixel of story rows `from`–`to` (exclusive) its nearest seed's tile by the Chebyshev
  * distance in the seed's ring frame, as the 4:5's background is cut: square stones laid along the
- * rings. Rather than search the seeds for each pixel, each seed paints its own oriented square
- * into a distance buffer, row by row, keeping the nearer seed where squares overlap: about one and
+ * rings. Rather than search the seeds for each pixel, each seed paints its tile over its own
+ * oriented square, row by row, keeping the nearer seed where squares overlap (a distance buffer
+ * holds each pixel's nearest so far): about one and
  * a half distance evaluations a pixel, which keeps the story within its time budget. A pixel no square
  * reaches (none on the rings as laid) is measured against every seed.
  */
@@ -106,11 +107,10 @@ function assignNearest(labels: Uint16Array, from: number, to: number, seeds: See
   const span = right - left;
   const rows = to - from;
   const distance = scratch('story-distance', Float32Array, span * rows).fill(Number.POSITIVE_INFINITY);
-  const owner = scratch('story-owner', Int32Array, span * rows);
   const reach = REACH * SPACING;
   const top = from - offset;
   for (let s = 0; s < seeds.length; s++) {
-    const { x: sx, y: sy, cos, sin } = seeds[s] as Seed;
+    const { x: sx, y: sy, cos, sin, tile } = seeds[s] as Seed;
     // The square's bounding rows, then on each row the columns inside both of its slabs.
     const extent = reach * (Math.abs(cos) + Math.abs(sin));
     const y0 = Math.max(0, Math.ceil(sy - extent - top - 0.5));
@@ -135,6 +135,7 @@ function assignNearest(labels: Uint16Array, from: number, to: number, seeds: See
       const x0 = Math.max(left, Math.ceil(sx + lo - 0.5));
       const x1 = Math.min(right - 1, Math.floor(sx + hi - 0.5));
       const row = y * span - left;
+      const out = (from + y) * width;
       for (let x = x0; x <= x1; x++) {
         const dx = x + 0.5 - sx;
         const u = Math.abs(dx * cos + dy * sin);
@@ -142,18 +143,16 @@ function assignNearest(labels: Uint16Array, from: number, to: number, seeds: See
         const d = u > v ? u : v;
         if (d < (distance[row + x] as number)) {
           distance[row + x] = d;
-          owner[row + x] = s;
+          labels[out + x] = tile;
         }
       }
     }
   }
   for (let y = 0; y < rows; y++) {
-    const out = (from + y) * width;
     const row = y * span - left;
     for (let x = left; x < right; x++) {
-      const seed =
-        distance[row + x] === Number.POSITIVE_INFINITY ? nearestSeed(x + 0.5, top + y + 0.5, seeds) : owner[row + x];
-      labels[out + x] = (seeds[seed as number] as Seed).tile;
+      if (distance[row + x] !== Number.POSITIVE_INFINITY) continue;
+      labels[(from + y) * width + x] = (seeds[nearestSeed(x + 0.5, top + y + 0.5, seeds)] as Seed).tile;
     }
   }
 }
