@@ -325,11 +325,13 @@ export function drawTiles(
   // One and two pixels diagonally up-left (down-right with the opposite sign).
   const near = width + 1;
   const far = 2 * width + 2;
-  // Row by row, in runs of one tile: the tile's colour and light are fetched once per run, its
-  // last pixel is a joint where the next tile starts and, for wide tiles, so is its first where
-  // the previous one ends; in between only the pixels above and below need looking at. The
-  // window keeps two pixels clear of the label map's edges (the frame covers those), so no
-  // neighbour needs a bounds test.
+  // Row by row, in runs of one tile: the tile's colour and light are fetched once per run, and
+  // each pixel of the run looks at its neighbours: it is a joint where the tile ends to its right
+  // or below (for a wide tile also to its left or above), which finds the run's end on the way.
+  // Narrow and wide tiles each get their own loop: a narrow one has neither a joint above nor a
+  // second bevel pixel to look for. Colours are truncated as the byte store would truncate them,
+  // but as integers, which store faster. The window keeps two pixels clear of the label map's
+  // edges (the frame covers those), so no neighbour needs a bounds test.
   // The window's bounds as locals: callers pass windows of different shapes, and a polymorphic
   // property load in the run scan costs more than the scan itself.
   const { left, top, right, bottom } = window;
@@ -340,8 +342,6 @@ export function drawTiles(
     const row = y * width;
     for (let x = left; x < right; ) {
       const t = labels[row + x] as number;
-      let end = x + 1;
-      while (end < right && labels[row + end] === t) end++;
       const wide = wideTile[t] === 1;
       const p = t * PARAMS;
       const r = params[p] as number;
@@ -362,91 +362,89 @@ export function drawTiles(
       let rx = (x + 0.5 - (params[p + 13] as number)) * inverseHalf;
       const sy2 = (ry - SHEEN_Y) * (ry - SHEEN_Y);
       const sheen = sy2 < SHEEN_R2 ? (params[p + 15] as number) : 0;
-      // A run's ends are joints (or run on past the window): the pixel loops only see its inside.
-      const lastInside = labels[row + end] !== t ? end - 1 : end;
-      const firstInside = wide && labels[row + x - 1] !== t ? x + 1 : x;
-      if (firstInside > x) {
-        const o = (row + x) * 3;
-        out[o] = jr;
-        out[o + 1] = jg;
-        out[o + 2] = jb;
-      }
-      if (lastInside < end) {
-        const o = (row + lastInside) * 3;
-        out[o] = jr;
-        out[o + 1] = jg;
-        out[o + 2] = jb;
-      }
-      rx += (firstInside - x) * inverseHalf;
+      let px = x;
+      let i = row + x;
+      let o = i * 3;
       // Neighbours are carried along the run: the pixel below-right of one is below the next, and
       // the one above of one is above-left of the next.
-      let below = labels[row + firstInside + width] as number;
-      let aboveLeft = labels[row + firstInside - near] as number;
-      // Narrow and wide tiles each get their own loop: a narrow one has neither a joint above
-      // nor a second bevel pixel to look for. Colours are truncated as the byte store would
-      // truncate them, but as integers, which stores faster.
+      let below = labels[i + width] as number;
+      let aboveLeft = labels[i - near] as number;
       if (!wide) {
-        for (let px = firstInside, i = row + px, o = i * 3; px < lastInside; px++, i++, o += 3, rx += inverseHalf) {
+        for (;;) {
+          const next = labels[i + 1] as number;
           const belowRight = labels[i + near] as number;
           const belowHere = below;
           const aboveLeftHere = aboveLeft;
           below = belowRight;
           aboveLeft = labels[i - width] as number;
-          if (belowHere !== t) {
+          if (next !== t || belowHere !== t) {
             out[o] = jr;
             out[o + 1] = jg;
             out[o + 2] = jb;
-            continue;
+          } else {
+            let raw = light0 + lightX * px;
+            if (aboveLeftHere !== t) raw += bevel;
+            if (belowRight !== t) raw -= bevel;
+            if (sheen !== 0) {
+              const q = 1 - ((rx - SHEEN_X) * (rx - SHEEN_X) + sy2) / SHEEN_R2;
+              if (q > 0) raw += sheen * q * q;
+            }
+            const light = raw < low ? low : raw > high ? high : raw;
+            const vr = r * light;
+            const vg = g * light;
+            const vb = b * light;
+            out[o] = vr < 255 ? vr | 0 : 255;
+            out[o + 1] = vg < 255 ? vg | 0 : 255;
+            out[o + 2] = vb < 255 ? vb | 0 : 255;
           }
-          let raw = light0 + lightX * px;
-          if (aboveLeftHere !== t) raw += bevel;
-          if (belowRight !== t) raw -= bevel;
-          if (sheen !== 0) {
-            const q = 1 - ((rx - SHEEN_X) * (rx - SHEEN_X) + sy2) / SHEEN_R2;
-            if (q > 0) raw += sheen * q * q;
-          }
-          const light = raw < low ? low : raw > high ? high : raw;
-          const vr = r * light;
-          const vg = g * light;
-          const vb = b * light;
-          out[o] = vr < 255 ? vr | 0 : 255;
-          out[o + 1] = vg < 255 ? vg | 0 : 255;
-          out[o + 2] = vb < 255 ? vb | 0 : 255;
+          px++;
+          i++;
+          o += 3;
+          rx += inverseHalf;
+          if (next !== t || px === right) break;
         }
       } else {
         const halfBevel = bevel * 0.5;
-        for (let px = firstInside, i = row + px, o = i * 3; px < lastInside; px++, i++, o += 3, rx += inverseHalf) {
+        let first = labels[i - 1] !== t;
+        for (;;) {
+          const next = labels[i + 1] as number;
           const belowRight = labels[i + near] as number;
           const above = labels[i - width] as number;
           const belowHere = below;
           const aboveLeftHere = aboveLeft;
           below = belowRight;
           aboveLeft = above;
-          if (belowHere !== t || above !== t) {
+          if (first || next !== t || belowHere !== t || above !== t) {
+            first = false;
             out[o] = jr;
             out[o + 1] = jg;
             out[o + 2] = jb;
-            continue;
+          } else {
+            let raw = light0 + lightX * px;
+            if (aboveLeftHere !== t) raw += bevel;
+            else if (labels[i - far] !== t) raw += halfBevel;
+            if (belowRight !== t) raw -= bevel;
+            else if (labels[i + far] !== t) raw -= halfBevel;
+            if (sheen !== 0) {
+              const q = 1 - ((rx - SHEEN_X) * (rx - SHEEN_X) + sy2) / SHEEN_R2;
+              if (q > 0) raw += sheen * q * q;
+            }
+            const light = raw < low ? low : raw > high ? high : raw;
+            const vr = r * light;
+            const vg = g * light;
+            const vb = b * light;
+            out[o] = vr < 255 ? vr | 0 : 255;
+            out[o + 1] = vg < 255 ? vg | 0 : 255;
+            out[o + 2] = vb < 255 ? vb | 0 : 255;
           }
-          let raw = light0 + lightX * px;
-          if (aboveLeftHere !== t) raw += bevel;
-          else if (labels[i - far] !== t) raw += halfBevel;
-          if (belowRight !== t) raw -= bevel;
-          else if (labels[i + far] !== t) raw -= halfBevel;
-          if (sheen !== 0) {
-            const q = 1 - ((rx - SHEEN_X) * (rx - SHEEN_X) + sy2) / SHEEN_R2;
-            if (q > 0) raw += sheen * q * q;
-          }
-          const light = raw < low ? low : raw > high ? high : raw;
-          const vr = r * light;
-          const vg = g * light;
-          const vb = b * light;
-          out[o] = vr < 255 ? vr | 0 : 255;
-          out[o + 1] = vg < 255 ? vg | 0 : 255;
-          out[o + 2] = vb < 255 ? vb | 0 : 255;
+          px++;
+          i++;
+          o += 3;
+          rx += inverseHalf;
+          if (next !== t || px === right) break;
         }
       }
-      x = end;
+      x = px;
     }
   }
 }

@@ -136,10 +136,12 @@ function assignNearest(labels: Uint16Array, from: number, to: number, seeds: See
       const x1 = Math.min(right - 1, Math.floor(sx + hi - 0.5));
       const row = y * span - left;
       const out = (from + y) * width;
+      const alongY = dy * sin;
+      const acrossY = dy * cos;
       for (let x = x0; x <= x1; x++) {
         const dx = x + 0.5 - sx;
-        const u = Math.abs(dx * cos + dy * sin);
-        const v = Math.abs(dy * cos - dx * sin);
+        const u = Math.abs(dx * cos + alongY);
+        const v = Math.abs(acrossY - dx * sin);
         const d = u > v ? u : v;
         if (d < (distance[row + x] as number)) {
           distance[row + x] = d;
