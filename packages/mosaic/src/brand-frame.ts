@@ -167,19 +167,16 @@ function frameRgb(rgba: Uint8Array, overlay: Omit<FrameOverlay, 'rgb'>, name: st
 export function applyFrame(rgb: Uint8Array, overlay: FrameOverlay): void {
   const { width, height, innerLeft, innerRight, windows } = overlay;
   const frame = overlay.rgb;
-  const left = innerLeft * 3;
-  const right = (width - innerRight) * 3;
-  let k = 0;
+  // From one window row's right edge to the next window row's left edge the frame is one stretch,
+  // in the artwork as in the frame's own pixels: one copy each.
+  let from = 0;
+  let at = 0;
   for (let y = 0; y < height; y++) {
-    const row = y * width * 3;
-    if (!isOpenRow(windows, y)) {
-      rgb.set(frame.subarray(k, k + width * 3), row);
-      k += width * 3;
-      continue;
-    }
-    rgb.set(frame.subarray(k, k + left), row);
-    k += left;
-    rgb.set(frame.subarray(k, k + right), row + innerRight * 3);
-    k += right;
+    if (!isOpenRow(windows, y)) continue;
+    const length = (y * width + innerLeft) * 3 - at;
+    rgb.set(frame.subarray(from, from + length), at);
+    from += length;
+    at = (y * width + innerRight) * 3;
   }
+  rgb.set(frame.subarray(from), at);
 }

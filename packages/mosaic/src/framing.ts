@@ -139,6 +139,8 @@ export async function warpToArtwork(
   const stride = sw * 3;
   const maxX = source.width - 1;
   const maxY = source.height - 1;
+  const lastX = maxX - 1e-3;
+  const lastY = maxY - 1e-3;
   const inv = 1 / scale;
   const ux = framing.cos * inv;
   const uy = framing.sin * inv;
@@ -154,14 +156,19 @@ export async function warpToArtwork(
       // Beyond the photo there is nothing to show: a neutral fill, never a reflection of the
       // visitor (the engine paints that area as background; see photoCoverage). Within a pixel of
       // the edge the edge pixels repeat, so bilinear sampling stays continuous.
-      if (sx < -1 || sy < -1 || sx > maxX + 1 || sy > maxY + 1) {
-        out[o] = OUTSIDE_GREY;
-        out[o + 1] = OUTSIDE_GREY;
-        out[o + 2] = OUTSIDE_GREY;
-        continue;
+      let fx = sx;
+      let fy = sy;
+      // Inside the photo (nearly every pixel) the clamps below change nothing.
+      if (!(sx >= 0 && sy >= 0 && sx <= lastX && sy <= lastY)) {
+        if (sx < -1 || sy < -1 || sx > maxX + 1 || sy > maxY + 1) {
+          out[o] = OUTSIDE_GREY;
+          out[o + 1] = OUTSIDE_GREY;
+          out[o + 2] = OUTSIDE_GREY;
+          continue;
+        }
+        fx = Math.min(lastX, Math.max(0, sx));
+        fy = Math.min(lastY, Math.max(0, sy));
       }
-      const fx = Math.min(maxX - 1e-3, Math.max(0, sx));
-      const fy = Math.min(maxY - 1e-3, Math.max(0, sy));
       const x0 = fx | 0;
       const y0 = fy | 0;
       const ax = fx - x0;
