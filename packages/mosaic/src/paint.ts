@@ -187,29 +187,33 @@ function nearPerson(tiles: Tiles): (x: number, y: number) => boolean {
     const row = Math.min(rows - 1, Math.max(0, Math.floor((tiles.y[t] as number) / QUIET_CELL)));
     distance[row * columns + column] = 0;
   }
-  const relax = (i: number, j: number, step: number) => {
-    const candidate = (distance[j] as number) + step;
-    if (candidate < (distance[i] as number)) distance[i] = candidate;
-  };
+  // Each cell keeps the least of its own distance and its visited neighbours' plus the step, held
+  // in a local (rounded to the grid's float32 whenever it changes, as a store would round it).
+  const diagonal = Math.SQRT2;
+  const least = (d: number, candidate: number) => (candidate < d ? Math.fround(candidate) : d);
   for (let y = 0; y < rows; y++)
     for (let x = 0; x < columns; x++) {
       const i = y * columns + x;
-      if (x > 0) relax(i, i - 1, 1);
+      let d = distance[i] as number;
+      if (x > 0) d = least(d, (distance[i - 1] as number) + 1);
       if (y > 0) {
-        relax(i, i - columns, 1);
-        if (x > 0) relax(i, i - columns - 1, Math.SQRT2);
-        if (x < columns - 1) relax(i, i - columns + 1, Math.SQRT2);
+        d = least(d, (distance[i - columns] as number) + 1);
+        if (x > 0) d = least(d, (distance[i - columns - 1] as number) + diagonal);
+        if (x < columns - 1) d = least(d, (distance[i - columns + 1] as number) + diagonal);
       }
+      distance[i] = d;
     }
   for (let y = rows - 1; y >= 0; y--)
     for (let x = columns - 1; x >= 0; x--) {
       const i = y * columns + x;
-      if (x < columns - 1) relax(i, i + 1, 1);
+      let d = distance[i] as number;
+      if (x < columns - 1) d = least(d, (distance[i + 1] as number) + 1);
       if (y < rows - 1) {
-        relax(i, i + columns, 1);
-        if (x < columns - 1) relax(i, i + columns + 1, Math.SQRT2);
-        if (x > 0) relax(i, i + columns - 1, Math.SQRT2);
+        d = least(d, (distance[i + columns] as number) + 1);
+        if (x < columns - 1) d = least(d, (distance[i + columns + 1] as number) + diagonal);
+        if (x > 0) d = least(d, (distance[i + columns - 1] as number) + diagonal);
       }
+      distance[i] = d;
     }
   return (x, y) => {
     const column = Math.min(columns - 1, Math.max(0, Math.floor(x / QUIET_CELL)));
