@@ -289,23 +289,6 @@ function decideRim(
   const m = ew * eh;
   // Per eighth-resolution pixel: the visitor's r, g, b, count, then the room's.
   const sums = Array.from({ length: 8 }, (_, k) => scratch(`person-local-${k}`, Float32Array, m).fill(0));
-  for (let y = 0, q = 0; y < height; y++) {
-    const row = (y >> 1) * ew;
-    for (let x = 0; x < width; x++, q++) {
-      if ((settled[q] as number) < 0.99) continue;
-      const room = !first[q];
-      if (room && coverage && (coverage[q] as number) < 1) continue;
-      const e = row + (x >> 1);
-      const k = room ? 4 : 0;
-      for (let c = 0; c < 3; c++) {
-        const map = sums[k + c] as Float32Array;
-        map[e] = (map[e] as number) + (colour[q * 3 + c] as number);
-      }
-      const count = sums[k + 3] as Float32Array;
-      count[e] = (count[e] as number) + 1;
-    }
-  }
-  for (const map of sums) boxBlur(map, ew, eh, LOCAL);
   const [pr, pg, pb, pn, rr, rg, rb, rn] = sums as [
     Float32Array,
     Float32Array,
@@ -316,6 +299,28 @@ function decideRim(
     Float32Array,
     Float32Array,
   ];
+  for (let y = 0, q = 0; y < height; y++) {
+    const row = (y >> 1) * ew;
+    for (let x = 0; x < width; x++, q++) {
+      if ((settled[q] as number) < 0.99) continue;
+      const e = row + (x >> 1);
+      const r = colour[q * 3] as number;
+      const g = colour[q * 3 + 1] as number;
+      const b = colour[q * 3 + 2] as number;
+      if (first[q]) {
+        pr[e] = (pr[e] as number) + r;
+        pg[e] = (pg[e] as number) + g;
+        pb[e] = (pb[e] as number) + b;
+        pn[e] = (pn[e] as number) + 1;
+      } else if (!coverage || (coverage[q] as number) >= 1) {
+        rr[e] = (rr[e] as number) + r;
+        rg[e] = (rg[e] as number) + g;
+        rb[e] = (rb[e] as number) + b;
+        rn[e] = (rn[e] as number) + 1;
+      }
+    }
+  }
+  for (const map of sums) boxBlur(map, ew, eh, LOCAL);
   for (let y = 0, q = 0; y < height; y++) {
     const row = (y >> 1) * ew;
     for (let x = 0; x < width; x++, q++) {
