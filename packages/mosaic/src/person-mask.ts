@@ -410,14 +410,14 @@ function colourTable({ bins, side }: Samples): Float32Array {
     if (side[q] === PERSON_SIDE) person[bin] = (person[bin] as number) + 1;
     else if (side[q] === ROOM_SIDE) room[bin] = (room[bin] as number) + 1;
   }
-  const roomDensity = densities(room);
-  const first = logOdds(densities(person), roomDensity);
+  const roomDensity = densities(room, 'room-density');
+  const first = logOdds(densities(person, 'person-density'), roomDensity, 'first-colour-odds');
   person.fill(0);
   for (let q = 0; q < bins.length; q++) {
     const bin = bins[q] as number;
     if (side[q] === PERSON_SIDE && (first[bin] as number) > WALL_LOGIT) person[bin] = (person[bin] as number) + 1;
   }
-  return logOdds(densities(person), roomDensity);
+  return logOdds(densities(person, 'person-density'), roomDensity, 'colour-odds');
 }
 
 /**
@@ -469,8 +469,8 @@ function boxBlur(v: Float32Array, width: number, height: number, radius: number)
 }
 
 /** A histogram smoothed over neighbouring bins and normalised to sum 1 (all zeros stay zeros). */
-function densities(histogram: Float64Array): Float64Array {
-  const out = new Float64Array(BINS);
+function densities(histogram: Float64Array, name: string): Float64Array {
+  const out = scratch(name, Float64Array, BINS);
   blurBins(histogram, out);
   let total = 0;
   for (let b = 0; b < BINS; b++) total += out[b] as number;
@@ -480,7 +480,7 @@ function densities(histogram: Float64Array): Float64Array {
 
 /** A 3×3×3 box over the RGB bins, so near colours count as the same colour. */
 function blurBins(histogram: Float64Array, out: Float64Array): void {
-  const tmp = new Float64Array(BINS);
+  const tmp = scratch('colour-bins-blur', Float64Array, BINS);
   blurBinsAlong(histogram, tmp, 1);
   blurBinsAlong(tmp, out, LEVELS);
   blurBinsAlong(out, tmp, LEVELS * LEVELS);
@@ -498,8 +498,8 @@ function blurBinsAlong(from: Float64Array, to: Float64Array, stride: number): vo
 }
 
 /** Log-odds of visitor against room for each bin, clamped. */
-function logOdds(person: Float64Array, room: Float64Array): Float32Array {
-  const table = new Float32Array(BINS);
+function logOdds(person: Float64Array, room: Float64Array, name: string): Float32Array {
+  const table = scratch(name, Float32Array, BINS);
   // A floor of a fraction of the uniform density: a colour seen on neither side is undecided.
   const floor = 0.02 / BINS;
   for (let b = 0; b < BINS; b++) {
