@@ -1,5 +1,6 @@
 import { sobel } from './gradient.js';
 import type { LandmarkGroup, Landmarks } from './landmarks.js';
+import { scratch } from './scratch.js';
 
 /**
  * The detail map: how large each tessera should be, everywhere on the artwork. Face features get
@@ -92,11 +93,11 @@ export function buildSizeMap(
   cell: number,
   landmarks: Landmarks,
 ): SizeMap {
-  const edges = blur(lumaGradient, width, height, 2);
-  const silhouette = blur(sobel(mask, width, height, 'size-mask').magnitude, width, height, 2);
+  const edges = blur(lumaGradient, width, height, 2, 'detail-edges');
+  const silhouette = blur(sobel(mask, width, height, 'size-mask').magnitude, width, height, 2, 'detail-silhouette');
   const features = FEATURES.map((f) => regionOf(landmarks[f.group], f.pad, f.size));
   const face = regionOf(landmarks.outline, 1.05, TILE_SIZES.face);
-  const sizes = new Float32Array(width * height);
+  const sizes = scratch('detail-sizes', Float32Array, width * height);
   for (let gy = 0; gy < height; gy++) {
     const y = (gy + 0.5) * cell;
     for (let gx = 0; gx < width; gx++) {
@@ -137,10 +138,15 @@ function smooth(t: number): number {
   return c * c * (3 - 2 * c);
 }
 
-/** Separable box blur of the given radius, edges clamped, with running sums. */
-function blur(v: Float32Array, width: number, height: number, radius: number): Float32Array {
-  const tmp = new Float32Array(width * height);
-  const out = new Float32Array(width * height);
+/**
+ * Separable box blur of the given radius, edges clamped, with running sums, into the scratch buffer
+ * `name`. The columns are summed a whole row at a time (one running sum per column), so memory is
+ * read in order.
+ */
+function blur(v: Float32Array, width: number, height: number, radius: number, name: string): Float32Array {
+  const n = width * height;
+  const tmp = scratch('detail-blur-rows', Float32Array, n);
+  const out = scratch(name, Float32Array, n);
   const norm = 1 / (2 * radius + 1);
   for (let y = 0; y < height; y++) {
     const row = y * width;
@@ -151,14 +157,19 @@ function blur(v: Float32Array, width: number, height: number, radius: number): F
       sum += (v[row + Math.min(width - 1, x + radius + 1)] as number) - (v[row + Math.max(0, x - radius)] as number);
     }
   }
-  for (let x = 0; x < width; x++) {
-    let sum = 0;
-    for (let k = -radius; k <= radius; k++) sum += tmp[Math.min(height - 1, Math.max(0, k)) * width + x] as number;
-    for (let y = 0; y < height; y++) {
-      out[y * width + x] = sum * norm;
-      sum +=
-        (tmp[Math.min(height - 1, y + radius + 1) * width + x] as number) -
-        (tmp[Math.max(0, y - radius) * width + x] as number);
+  const sums = scratch('detail-blur-sums', Float64Array, width).fill(0);
+  for (let k = -radius; k <= radius; k++) {
+    const row = Math.min(height - 1, Math.max(0, k)) * width;
+    for (let x = 0; x < width; x++) sums[x] = (sums[x] as number) + (tmp[row + x] as number);
+  }
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const enter = Math.min(height - 1, y + radius + 1) * width;
+    const leave = Math.max(0, y - radius) * width;
+    for (let x = 0; x < width; x++) {
+      const sum = sums[x] as number;
+      out[row + x] = sum * norm;
+      sums[x] = sum + ((tmp[enter + x] as number) - (tmp[leave + x] as number));
     }
   }
   return out;

@@ -14,9 +14,18 @@ export interface Gradient {
  */
 export function sobel(values: Float32Array, width: number, height: number, name: string): Gradient {
   const n = width * height;
-  const gxs = scratch(`${name}-gx`, Float32Array, n).fill(0);
-  const gys = scratch(`${name}-gy`, Float32Array, n).fill(0);
-  const magnitude = scratch(`${name}-magnitude`, Float32Array, n).fill(0);
+  const gxs = scratch(`${name}-gx`, Float32Array, n);
+  const gys = scratch(`${name}-gy`, Float32Array, n);
+  const magnitude = scratch(`${name}-magnitude`, Float32Array, n);
+  // Only the border is left 0: every other cell is written below.
+  for (const grid of [gxs, gys, magnitude]) {
+    grid.fill(0, 0, width);
+    grid.fill(0, n - width);
+    for (let y = 1; y < height - 1; y++) {
+      grid[y * width] = 0;
+      grid[y * width + width - 1] = 0;
+    }
+  }
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
       const a = values[i - width - 1] as number;

@@ -114,8 +114,15 @@ function addLine(g: Guides, points: Float32Array, closed: boolean): void {
 function addSilhouette(g: Guides, mask: Float32Array): void {
   const { width, height } = g;
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const inside = (mask[i] as number) >= 0.5;
+      // Most cells are on the same side as both neighbours they are compared with.
+      if (
+        (x + 1 >= width || (mask[i + 1] as number) >= 0.5 === inside) &&
+        (y + 1 >= height || (mask[i + width] as number) >= 0.5 === inside)
+      ) {
+        continue;
+      }
       const m = (mask[i] as number) - 0.5;
       for (let axis = 0; axis < 2; axis++) {
         if (axis === 0 ? x + 1 >= width : y + 1 >= height) continue;
@@ -207,21 +214,115 @@ function ellipseOf(points: Float32Array): { cx: number; cy: number; rx: number; 
 /**
  * Nearest guide point for every cell: each cell looks at the points its already-visited
  * neighbours found, in a forward and a backward raster pass (a vector distance transform, 4SSED).
- * Squared distances until the end: this runs some 700,000 times per render.
+ * Squared distances until the end: this runs some 550,000 times per render, so the passes are
+ * written out with locals, and a cell carries only the index of the cell its point was marked in;
+ * the point's direction is looked up from that once, at the end.
  */
 function propagate(g: Guides): void {
   const { width, height, nearX, nearY, distance, tangentX, tangentY } = g;
+  const n = width * height;
+  const origin = scratch('guide-origin', Int32Array, n);
+  const markedX = scratch('guide-marked-tangent-x', Float32Array, n);
+  const markedY = scratch('guide-marked-tangent-y', Float32Array, n);
+  markedX.set(tangentX);
+  markedY.set(tangentY);
   // Cells without a guide point look at one far away instead of checking for none.
-  for (let i = 0; i < distance.length; i++) {
+  for (let i = 0; i < n; i++) {
     if (Number.isNaN(nearX[i] as number)) {
       nearX[i] = FAR;
       nearY[i] = FAR;
       distance[i] = FAR * FAR;
+      origin[i] = -1;
     } else {
       distance[i] = (distance[i] as number) * (distance[i] as number);
+      origin[i] = i;
     }
   }
-  const consider = (i: number, j: number, px: number, py: number) => {
+  // Down the rows looking up and left, then right to left; up the rows looking down and right,
+  // then left to right. Four-neighbour passes: the nearest point's position travels exactly, so
+  // the diagonals add little.
+  for (let y = 0; y < height; y++) {
+    const py = cellCentre(y);
+    const row = y * width;
+    for (let x = 0, i = row; x < width; x++, i++) {
+      const px = cellCentre(x);
+      let best = distance[i] as number;
+      if (y > 0) {
+        const j = i - width;
+        const qx = nearX[j] as number;
+        const qy = nearY[j] as number;
+        const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
+        if (d < best) {
+          best = Math.fround(d);
+          distance[i] = best;
+          nearX[i] = qx;
+          nearY[i] = qy;
+          origin[i] = origin[j] as number;
+        }
+      }
+      if (x > 0) {
+        const j = i - 1;
+        const qx = nearX[j] as number;
+        const qy = nearY[j] as number;
+        const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
+        if (d < best) {
+          distance[i] = d;
+          nearX[i] = qx;
+          nearY[i] = qy;
+          origin[i] = origin[j] as number;
+        }
+      }
+    }
+    sweep(g, origin, row, width - 2, -1, py);
+  }
+  for (let y = height - 1; y >= 0; y--) {
+    const py = cellCentre(y);
+    const row = y * width;
+    for (let x = width - 1, i = row + x; x >= 0; x--, i--) {
+      const px = cellCentre(x);
+      let best = distance[i] as number;
+      if (y + 1 < height) {
+        const j = i + width;
+        const qx = nearX[j] as number;
+        const qy = nearY[j] as number;
+        const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
+        if (d < best) {
+          best = Math.fround(d);
+          distance[i] = best;
+          nearX[i] = qx;
+          nearY[i] = qy;
+          origin[i] = origin[j] as number;
+        }
+      }
+      if (x + 1 < width) {
+        const j = i + 1;
+        const qx = nearX[j] as number;
+        const qy = nearY[j] as number;
+        const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
+        if (d < best) {
+          distance[i] = d;
+          nearX[i] = qx;
+          nearY[i] = qy;
+          origin[i] = origin[j] as number;
+        }
+      }
+    }
+    sweep(g, origin, row, 1, 1, py);
+  }
+  for (let i = 0; i < n; i++) {
+    distance[i] = Math.sqrt(distance[i] as number);
+    const o = origin[i] as number;
+    tangentX[i] = o < 0 ? 0 : (markedX[o] as number);
+    tangentY[i] = o < 0 ? 0 : (markedY[o] as number);
+  }
+}
+
+/** One row's pass from column `from` in direction `step`, each cell looking at the one it came from. */
+function sweep(g: Guides, origin: Int32Array, row: number, from: number, step: number, py: number): void {
+  const { width, nearX, nearY, distance } = g;
+  for (let x = from, i = row + from; x >= 0 && x < width; x += step, i += step) {
+    const j = i - step;
+    const px = cellCentre(x);
     const qx = nearX[j] as number;
     const qy = nearY[j] as number;
     const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
@@ -229,30 +330,7 @@ function propagate(g: Guides): void {
       distance[i] = d;
       nearX[i] = qx;
       nearY[i] = qy;
-      tangentX[i] = tangentX[j] as number;
-      tangentY[i] = tangentY[j] as number;
+      origin[i] = origin[j] as number;
     }
-  };
-  // Down the rows looking up and left, then right to left; up the rows looking down and right,
-  // then left to right. Four-neighbour passes: the nearest point's position travels exactly, so
-  // the diagonals add little.
-  for (let y = 0; y < height; y++) {
-    const py = cellCentre(y);
-    for (let x = 0, i = y * width; x < width; x++, i++) {
-      const px = cellCentre(x);
-      if (y > 0) consider(i, i - width, px, py);
-      if (x > 0) consider(i, i - 1, px, py);
-    }
-    for (let x = width - 2, i = y * width + x; x >= 0; x--, i--) consider(i, i + 1, cellCentre(x), py);
   }
-  for (let y = height - 1; y >= 0; y--) {
-    const py = cellCentre(y);
-    for (let x = width - 1, i = y * width + x; x >= 0; x--, i--) {
-      const px = cellCentre(x);
-      if (y + 1 < height) consider(i, i + width, px, py);
-      if (x + 1 < width) consider(i, i + 1, px, py);
-    }
-    for (let x = 1, i = y * width + 1; x < width; x++, i++) consider(i, i - 1, cellCentre(x), py);
-  }
-  for (let i = 0; i < distance.length; i++) distance[i] = Math.sqrt(distance[i] as number);
 }

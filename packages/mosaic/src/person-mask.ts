@@ -203,19 +203,28 @@ function doubled(
   out: Float32Array,
 ): Float32Array {
   // Half-resolution pixel x lies at quarter-resolution coordinate x / 2 − 0.25: weights ¾ and ¼.
+  // Each quarter-resolution column gives two pixels of a row, the even one leaning left, the odd
+  // one right: the three columns they read roll along the row.
   for (let y = 0; y < height; y++) {
     const near = y >> 1;
     const far = y & 1 ? Math.min(qh - 1, near + 1) : Math.max(0, near - 1);
     const a = near * qw;
     const b = far * qw;
     const o = y * width;
-    for (let x = 0; x < width; x++) {
-      const nx = x >> 1;
-      const fx = x & 1 ? Math.min(qw - 1, nx + 1) : Math.max(0, nx - 1);
-      out[o + x] =
-        0.5625 * (v[a + nx] as number) +
-        0.1875 * ((v[a + fx] as number) + (v[b + nx] as number)) +
-        0.0625 * (v[b + fx] as number);
+    let aLeft = v[a] as number;
+    let aHere = aLeft;
+    let bLeft = v[b] as number;
+    let bHere = bLeft;
+    for (let nx = 0, x = 0; x < width; nx++, x += 2) {
+      const right = Math.min(qw - 1, nx + 1);
+      const aRight = v[a + right] as number;
+      const bRight = v[b + right] as number;
+      out[o + x] = 0.5625 * aHere + 0.1875 * (aLeft + bHere) + 0.0625 * bLeft;
+      if (x + 1 < width) out[o + x + 1] = 0.5625 * aHere + 0.1875 * (aRight + bHere) + 0.0625 * bRight;
+      aLeft = aHere;
+      aHere = aRight;
+      bLeft = bHere;
+      bHere = bRight;
     }
   }
   return out;
@@ -280,23 +289,6 @@ function decideRim(
   const m = ew * eh;
   // Per eighth-resolution pixel: the visitor's r, g, b, count, then the room's.
   const sums = Array.from({ length: 8 }, (_, k) => scratch(`person-local-${k}`, Float32Array, m).fill(0));
-  for (let y = 0, q = 0; y < height; y++) {
-    const row = (y >> 1) * ew;
-    for (let x = 0; x < width; x++, q++) {
-      if ((settled[q] as number) < 0.99) continue;
-      const room = !first[q];
-      if (room && coverage && (coverage[q] as number) < 1) continue;
-      const e = row + (x >> 1);
-      const k = room ? 4 : 0;
-      for (let c = 0; c < 3; c++) {
-        const map = sums[k + c] as Float32Array;
-        map[e] = (map[e] as number) + (colour[q * 3 + c] as number);
-      }
-      const count = sums[k + 3] as Float32Array;
-      count[e] = (count[e] as number) + 1;
-    }
-  }
-  for (const map of sums) boxBlur(map, ew, eh, LOCAL);
   const [pr, pg, pb, pn, rr, rg, rb, rn] = sums as [
     Float32Array,
     Float32Array,
@@ -307,6 +299,28 @@ function decideRim(
     Float32Array,
     Float32Array,
   ];
+  for (let y = 0, q = 0; y < height; y++) {
+    const row = (y >> 1) * ew;
+    for (let x = 0; x < width; x++, q++) {
+      if ((settled[q] as number) < 0.99) continue;
+      const e = row + (x >> 1);
+      const r = colour[q * 3] as number;
+      const g = colour[q * 3 + 1] as number;
+      const b = colour[q * 3 + 2] as number;
+      if (first[q]) {
+        pr[e] = (pr[e] as number) + r;
+        pg[e] = (pg[e] as number) + g;
+        pb[e] = (pb[e] as number) + b;
+        pn[e] = (pn[e] as number) + 1;
+      } else if (!coverage || (coverage[q] as number) >= 1) {
+        rr[e] = (rr[e] as number) + r;
+        rg[e] = (rg[e] as number) + g;
+        rb[e] = (rb[e] as number) + b;
+        rn[e] = (rn[e] as number) + 1;
+      }
+    }
+  }
+  for (const map of sums) boxBlur(map, ew, eh, LOCAL);
   for (let y = 0, q = 0; y < height; y++) {
     const row = (y >> 1) * ew;
     for (let x = 0; x < width; x++, q++) {
@@ -396,26 +410,40 @@ function colourTable({ bins, side }: Samples): Float32Array {
     if (side[q] === PERSON_SIDE) person[bin] = (person[bin] as number) + 1;
     else if (side[q] === ROOM_SIDE) room[bin] = (room[bin] as number) + 1;
   }
-  const roomDensity = densities(room);
-  const first = logOdds(densities(person), roomDensity);
+  const roomDensity = densities(room, 'room-density');
+  const first = logOdds(densities(person, 'person-density'), roomDensity, 'first-colour-odds');
   person.fill(0);
   for (let q = 0; q < bins.length; q++) {
     const bin = bins[q] as number;
     if (side[q] === PERSON_SIDE && (first[bin] as number) > WALL_LOGIT) person[bin] = (person[bin] as number) + 1;
   }
-  return logOdds(densities(person), roomDensity);
+  return logOdds(densities(person, 'person-density'), roomDensity, 'colour-odds');
 }
 
-/** Separable box blur with running sums, edges clamped, in place. */
+/**
+ * Separable box blur with running sums, edges clamped, in place. Written for speed (the mask blurs
+ * some 400,000 values per render): rows copied out whole, the clamping kept to the ends of a row.
+ */
 function boxBlur(v: Float32Array, width: number, height: number, radius: number): Float32Array {
   const line = scratch('person-blur-line', Float32Array, width);
   const norm = 1 / (2 * radius + 1);
+  // Only the first `radius` and the last `radius` + 1 columns reach past the row's ends.
+  const inner0 = Math.min(width, radius);
+  const inner1 = Math.max(inner0, width - radius - 1);
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    for (let x = 0; x < width; x++) line[x] = v[row + x] as number;
+    line.set(v.subarray(row, row + width));
     let sum = 0;
     for (let k = -radius; k <= radius; k++) sum += line[Math.min(width - 1, Math.max(0, k))] as number;
-    for (let x = 0; x < width; x++) {
+    for (let x = 0; x < inner0; x++) {
+      v[row + x] = sum * norm;
+      sum += (line[Math.min(width - 1, x + radius + 1)] as number) - (line[Math.max(0, x - radius)] as number);
+    }
+    for (let x = inner0, o = row + x; x < inner1; x++, o++) {
+      v[o] = sum * norm;
+      sum += (line[x + radius + 1] as number) - (line[x - radius] as number);
+    }
+    for (let x = inner1; x < width; x++) {
       v[row + x] = sum * norm;
       sum += (line[Math.min(width - 1, x + radius + 1)] as number) - (line[Math.max(0, x - radius)] as number);
     }
@@ -429,20 +457,20 @@ function boxBlur(v: Float32Array, width: number, height: number, radius: number)
     for (let x = 0; x < width; x++) sums[x] = (sums[x] as number) + (source[row + x] as number);
   }
   for (let y = 0; y < height; y++) {
-    const row = y * width;
     const enter = Math.min(height - 1, y + radius + 1) * width;
     const leave = Math.max(0, y - radius) * width;
-    for (let x = 0; x < width; x++) {
-      v[row + x] = (sums[x] as number) * norm;
-      sums[x] = (sums[x] as number) + (source[enter + x] as number) - (source[leave + x] as number);
+    for (let x = 0, o = y * width, e = enter, l = leave; x < width; x++, o++, e++, l++) {
+      const sum = sums[x] as number;
+      v[o] = sum * norm;
+      sums[x] = sum + (source[e] as number) - (source[l] as number);
     }
   }
   return v;
 }
 
 /** A histogram smoothed over neighbouring bins and normalised to sum 1 (all zeros stay zeros). */
-function densities(histogram: Float64Array): Float64Array {
-  const out = new Float64Array(BINS);
+function densities(histogram: Float64Array, name: string): Float64Array {
+  const out = scratch(name, Float64Array, BINS);
   blurBins(histogram, out);
   let total = 0;
   for (let b = 0; b < BINS; b++) total += out[b] as number;
@@ -452,7 +480,7 @@ function densities(histogram: Float64Array): Float64Array {
 
 /** A 3×3×3 box over the RGB bins, so near colours count as the same colour. */
 function blurBins(histogram: Float64Array, out: Float64Array): void {
-  const tmp = new Float64Array(BINS);
+  const tmp = scratch('colour-bins-blur', Float64Array, BINS);
   blurBinsAlong(histogram, tmp, 1);
   blurBinsAlong(tmp, out, LEVELS);
   blurBinsAlong(out, tmp, LEVELS * LEVELS);
@@ -470,8 +498,8 @@ function blurBinsAlong(from: Float64Array, to: Float64Array, stride: number): vo
 }
 
 /** Log-odds of visitor against room for each bin, clamped. */
-function logOdds(person: Float64Array, room: Float64Array): Float32Array {
-  const table = new Float32Array(BINS);
+function logOdds(person: Float64Array, room: Float64Array, name: string): Float32Array {
+  const table = scratch(name, Float32Array, BINS);
   // A floor of a fraction of the uniform density: a colour seen on neither side is undecided.
   const floor = 0.02 / BINS;
   for (let b = 0; b < BINS; b++) {
