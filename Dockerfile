@@ -37,6 +37,7 @@ COPY --from=build --chown=node:node /app/packages/mosaic/package.json /app/packa
 COPY --from=build --chown=node:node /app/packages/mosaic/dist /app/packages/mosaic/dist
 COPY --from=build --chown=node:node /app/apps/server/package.json /app/apps/server/
 COPY --from=build --chown=node:node /app/apps/server/dist /app/apps/server/dist
+COPY --from=build --chown=node:node /app/apps/server/assets /app/apps/server/assets
 COPY --from=build --chown=node:node /app/apps/web/dist /app/apps/web/dist
 # The data folder (embedded mode) and the shared storage mount point belong to the runtime user.
 RUN mkdir -p /data/files && chown -R node:node /data
