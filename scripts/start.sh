@@ -17,4 +17,5 @@ else
   rm -f "$log"
   echo "Built in $(($(date +%s) - started)) s. Starting the server (PORT=${PORT:-3000}):"
 fi
-exec node apps/server/dist/server.js
+# The old generation starts at 64 MB: see the Dockerfile's CMD.
+exec node --initial-old-space-size=64 apps/server/dist/server.js

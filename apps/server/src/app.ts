@@ -178,6 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         threads: config.workers,
         log: app.log,
         crashAttempts: config.testCrashAttempts,
+        warmUpRenders: config.warmUpRenders,
         art: { colours: config.campaign.art, wordmark: config.campaign.brand.wordmark },
       })
     : undefined;

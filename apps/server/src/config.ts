@@ -37,6 +37,11 @@ const envSchema = z.object({
     .default('apps/web/dist')
     .describe('The web build to serve (a relative default is taken from the repository root); skipped if missing'),
   WORKERS: integer(1).default(availableParallelism()).describe('Render worker threads (default: CPU cores)'),
+  WARM_UP_RENDERS: integer(0)
+    .default(3)
+    .describe(
+      "Renders of a bundled portrait each render worker makes before the server is ready: a fresh worker's first renders take 2–3× as long",
+    ),
   QUEUE_LIMIT: integer(1).default(1000).describe('Waiting jobs before uploads get 503'),
   STREAM_LIMIT: integer(0).default(10_000).describe('Open event streams before new ones get the overload message'),
   POLL_LIMIT: integer(1).default(20_000).describe('Status polls per second before polls get 408'),
@@ -165,6 +170,7 @@ export interface Config {
   dataDir: string;
   webDist: string;
   workers: number;
+  warmUpRenders: number;
   queueLimit: number;
   streamLimit: number;
   pollLimit: number;
@@ -227,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // The default works whichever folder the process starts in (repository root or apps/server).
     webDist: present.WEB_DIST === undefined ? path.resolve(REPOSITORY_ROOT, e.WEB_DIST) : path.resolve(e.WEB_DIST),
     workers: e.WORKERS,
+    warmUpRenders: e.WARM_UP_RENDERS,
     queueLimit: e.QUEUE_LIMIT,
     streamLimit: e.STREAM_LIMIT,
     pollLimit: e.POLL_LIMIT,

@@ -23,6 +23,9 @@ interface Tensor {
   data(): Promise<Float32Array | Int32Array | Uint8Array>;
   dispose(): void;
 }
+interface GraphModel {
+  execute(input: Tensor): Tensor;
+}
 interface Tfjs {
   tensor4d(values: Float32Array, shape: [number, number, number, number], dtype?: 'float32'): Tensor;
   getBackend(): string;
@@ -48,9 +51,9 @@ interface HumanFace {
 interface HumanInstance {
   tf: Tfjs;
   config: { backend: string };
+  models: { models: Record<string, GraphModel | null> };
   load(): Promise<void>;
   detect(input: Tensor): Promise<{ face: HumanFace[]; error?: string | null }>;
-  segmentation(input: Tensor): Promise<Tensor | null>;
 }
 
 const require = createRequire(import.meta.url);
@@ -140,12 +143,13 @@ function registerFileLoader(tf: Tfjs): void {
   });
 }
 
-/** Builds a [1, h, w, 3] float tensor (0–255) from an RGB image. */
-function toTensor(tf: Tfjs, image: RgbImage): Tensor {
+/** Builds a [1, h, w, 3] float tensor from an RGB image, each value divided by `divisor`. */
+function toTensor(tf: Tfjs, image: RgbImage, divisor = 1): Tensor {
   const { data, width, height } = image;
   // tfjs copies the values into the WASM heap, so the scratch array is free again at once.
   const values = scratch('tensor', Float32Array, width * height * 3);
-  values.set(data.subarray(0, values.length));
+  if (divisor === 1) values.set(data.subarray(0, values.length));
+  else for (let i = 0; i < values.length; i++) values[i] = (data[i] as number) / divisor;
   return tf.tensor4d(values, [1, height, width, 3]);
 }
 
@@ -199,19 +203,35 @@ export async function detectFaces(image: RgbImage, scale = 1): Promise<DetectedF
   }
 }
 
-/** Person probability (0–255) for each pixel of a small RGB image. */
+/**
+ * Person probability (0–255) for each pixel of an RGB image of the selfie model's own size.
+ *
+ * The model is run directly rather than through `human.segmentation`, which resizes to and from the
+ * model's size (nothing to do here: the caller already passes 256×256), copies the input and casts
+ * the output, about 1 ms of tfjs calls a render. The arithmetic is Human's, so the mask is the same
+ * to the bit: inputs divided by 255 in float32, the probability times 255 in float32, truncated.
+ */
 export async function segmentPerson(image: RgbImage): Promise<Uint8Array> {
   const human = await loadHuman();
-  const tensor = toTensor(human.tf, image);
+  const model = human.models.models.selfie;
+  if (!model) throw new Error('Human has not loaded the selfie model');
+  const input = toTensor(human.tf, image, 255);
+  let output: Tensor | undefined;
   try {
-    const alpha = await human.segmentation(tensor);
-    if (!alpha) throw new Error('segmentation model returned nothing');
-    const values = await alpha.data();
-    alpha.dispose();
+    output = model.execute(input);
+    const [, height, width] = output.shape;
+    if (width !== image.width || height !== image.height) {
+      throw new Error(
+        mismatch("the selfie model's output size", `${image.width}×${image.height}`, `${width}×${height}`),
+      );
+    }
+    const probability = await output.data();
     const mask = new Uint8Array(image.width * image.height);
-    for (let i = 0; i < mask.length; i++) mask[i] = Math.max(0, Math.min(255, values[i] as number));
+    // The sigmoid keeps the product within 0–255: storing it truncates, as Human's cast to int32 does.
+    for (let i = 0; i < mask.length; i++) mask[i] = Math.fround((probability[i] as number) * 255);
     return mask;
   } finally {
-    tensor.dispose();
+    input.dispose();
+    output?.dispose();
   }
 }

@@ -17,6 +17,11 @@ export interface JobRunnerOptions {
   concurrency: number;
 }
 
+/** The artwork's bytes as they arrived from the render process, without copying the megabyte again. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /**
  * Hands a stored (`pending`) job to the queue. Needs no worker: an API-only process can call it. The
  * record says `queued` before the queue has it, so a fast worker's `processing` is never overwritten;
@@ -105,7 +110,7 @@ export class JobRunner {
         await this.fail(jobId, photoKey, refusalMessage(outcome.code), outcome.code, Date.now() - startedAt);
         return;
       }
-      token = await backend.storage.saveResult(Buffer.from(outcome.jpeg), Buffer.from(outcome.story.jpeg));
+      token = await backend.storage.saveResult(asBuffer(outcome.jpeg), asBuffer(outcome.story.jpeg));
       const expiresAt = Date.now() + this.options.resultTtlMs;
       await backend.jobs.markCompleted(jobId, { token, width: outcome.width, height: outcome.height, expiresAt });
       token = undefined;

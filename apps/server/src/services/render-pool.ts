@@ -13,7 +13,7 @@ import type {
 
 export interface RenderPool {
   render(task: RenderTask): Promise<RenderOutcome>;
-  /** Resolves when the worker threads have loaded the engine's models. */
+  /** Resolves when the worker threads have loaded the engine's models and made their warm-up renders. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
 }
@@ -64,6 +64,7 @@ export function createRenderPool(options: { threads: number; log: FastifyBaseLog
     const hostOptions: RenderHostOptions = {
       threads: options.threads,
       crashAttempts: options.crashAttempts,
+      warmUpRenders: options.warmUpRenders,
       art: options.art,
     };
     // Structured clone carries the photo and the artwork as bytes; no execArgv of the parent (test loaders),

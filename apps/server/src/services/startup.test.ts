@@ -8,8 +8,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-it('is live at once but ready only when the render workers have loaded the models', async () => {
-  server = await startTestServer();
+it('is live at once but ready only when the render workers have loaded the models and warmed up', async () => {
+  server = await startTestServer({ WARM_UP_RENDERS: '1' });
   // Loading the face models takes far longer than this first request.
   const first = await fetch(`${server.url}/readyz`);
   expect(first.status).toBe(503);

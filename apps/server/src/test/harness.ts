@@ -35,7 +35,10 @@ export interface TestServer extends StartedServer {
   stop(): Promise<void>;
 }
 
-/** Defaults for API tests: one worker thread (the machine is shared), quiet logs, no web build. */
+/**
+ * Defaults for API tests: one worker thread (the machine is shared) without warm-up renders (each would
+ * add a few seconds to every server start; `startup.test.ts` covers them), quiet logs, no web build.
+ */
 export async function startTestServer(
   env: Record<string, string> = {},
   options: BuildOptions & { dataDir?: string } = {},
@@ -44,6 +47,7 @@ export async function startTestServer(
   const server = await startServer(
     {
       WORKERS: '1',
+      WARM_UP_RENDERS: '0',
       LOG_LEVEL: 'silent',
       WEB_DIST: path.join(dataDir, 'no-web-build'),
       ...env,

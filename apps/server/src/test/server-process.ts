@@ -11,6 +11,7 @@ export function spawnServer(dir: string, port: number, env: Record<string, strin
       HOST: '127.0.0.1',
       DATA_DIR: dir,
       WORKERS: '1',
+      WARM_UP_RENDERS: '0',
       LOG_LEVEL: 'silent',
       WEB_DIST: path.join(dir, 'no-web-build'),
       ...env,

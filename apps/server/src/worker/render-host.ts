@@ -19,7 +19,11 @@ const piscina = new Piscina({
   minThreads: options.threads,
   maxThreads: options.threads,
   idleTimeout: Number.POSITIVE_INFINITY,
-  workerData: { crashAttempts: options.crashAttempts, art: options.art } satisfies RenderWorkerData,
+  workerData: {
+    crashAttempts: options.crashAttempts,
+    warmUpRenders: options.warmUpRenders,
+    art: options.art,
+  } satisfies RenderWorkerData,
 });
 // A worker thread that dies mid-task rejects that task (the job runner retries it); the pool replaces it.
 piscina.on('error', (error: unknown) => reply({ kind: 'thread-failed', message: String(error) }));

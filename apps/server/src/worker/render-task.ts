@@ -25,6 +25,8 @@ export type RenderOutcome =
 export interface RenderWorkerData {
   /** Test hook: exit the thread during attempts 1…n of each job, a real crash mid-job. */
   crashAttempts: number;
+  /** Renders of the bundled warm-up portrait before the thread takes jobs. */
+  warmUpRenders: number;
   /** The campaign's palette, pattern, frame and wordmark colours, sent once when the render process starts. */
   art: Art;
 }
