@@ -3,7 +3,14 @@ import { enforceConnectivity } from './connectivity.js';
 import { refineToFull } from './refine.js';
 import { scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
-import { type Centres, COMPACTNESS, createCentres, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
+import {
+  ALONG_SHARE,
+  type Centres,
+  colourWeight,
+  createCentres,
+  MASK_WEIGHT,
+  type WorkingImage,
+} from './slic-metric.js';
 
 export type { WorkingImage } from './slic-metric.js';
 
@@ -139,7 +146,7 @@ function centresOf(half: WorkingImage, seeds: Seeds): Centres {
     c.b[s] = lab[q + 2] as number;
     c.m[s] = seeds.person[s] as number;
     // The background becomes the campaign pattern, so its tiles ignore the room's colours.
-    c.colourWeight[s] = seeds.person[s] === 1 ? 1 / (COMPACTNESS * COMPACTNESS) : 0;
+    c.colourWeight[s] = colourWeight(seeds.person[s] === 1, seeds.size[s] as number);
     c.cos[s] = seeds.cos[s] as number;
     c.sin[s] = seeds.sin[s] as number;
     c.inverseSize[s] = 2 / (seeds.size[s] as number);
@@ -168,13 +175,16 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
     const inv = c.inverseSize[s] as number;
     const cos = (c.cos[s] as number) * inv;
     const sin = (c.sin[s] as number) * inv;
+    const alongCos = cos * ALONG_SHARE;
+    const alongSin = sin * ALONG_SHARE;
     const { x0, x1, y0, y1 } = windowAround(cx, cy, WINDOW / inv, width, height);
     for (let y = y0; y <= y1; y++) {
       const dy = y - cy;
-      // u and v (in tile spacings) change by cos and −sin per pixel along the row.
-      let u = (x0 - cx) * cos + dy * sin;
+      // u and v (in tile spacings, u counted at ALONG_SHARE) change by alongCos and −sin per pixel
+      // along the row.
+      let u = (x0 - cx) * alongCos + dy * alongSin;
       let v = dy * cos - (x0 - cx) * sin;
-      for (let x = x0, i = y * width + x0; x <= x1; x++, i++, u += cos, v -= sin) {
+      for (let x = x0, i = y * width + x0; x <= x1; x++, i++, u += alongCos, v -= sin) {
         const au = u < 0 ? -u : u;
         const av = v < 0 ? -v : v;
         const e = au > av ? au : av;
@@ -240,7 +250,7 @@ function measure(half: WorkingImage, labels: Int32Array, count: number, origin: 
     means[t * 3 + 2] = Math.round((sums[t * 7 + 5] as number) / size);
     c.m[t] = (sums[t * 7 + 6] as number) / size;
     const s = origin[t] as number;
-    c.colourWeight[t] = seeds.person[s] ? 1 / (COMPACTNESS * COMPACTNESS) : 0;
+    c.colourWeight[t] = colourWeight(seeds.person[s] === 1, seeds.size[s] as number);
     c.cos[t] = seeds.cos[s] as number;
     c.sin[t] = seeds.sin[s] as number;
     c.inverseSize[t] = 2 / (seeds.size[s] as number);
