@@ -1,5 +1,5 @@
 import { scratch } from './scratch.js';
-import { ALONG_SHARE, type Centres, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
+import { ALONG_SHARE, type Centres, CORNER, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
 /** Floats per tile in the packed centres: x, y, person share, row cos and sin / size. */
 const STRIDE = 5;
@@ -28,7 +28,8 @@ function fit(centres: Float32Array, t: number, px: number, py: number, m: number
   const sin = centres[k + 4] as number;
   const u = Math.abs(dx * cos + dy * sin) * ALONG_SHARE;
   const w = Math.abs(dy * cos - dx * sin);
-  const e = u > w ? u : w;
+  const near = u > w ? w : u;
+  const e = (u > w ? u : w) + (near > 0.5 ? CORNER * (near - 0.5) : 0);
   return e * e + MASK_WEIGHT * dm * dm;
 }
 

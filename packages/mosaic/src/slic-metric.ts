@@ -14,6 +14,12 @@
  * across the row, turned 90° against the contour (orientation 15.3° on the close crop, 14.8° now).
  */
 export const ALONG_SHARE = 0.9;
+/**
+ * Beyond a tile's square on both axes (a corner's diagonal region, where neither side's line
+ * holds) the distance grows by this much more per spacing, so a pixel there goes to a tile whose
+ * side it continues rather than to one whose corner it would round off.
+ */
+export const CORNER = 1;
 /** Colour distance (ΔE) that weighs as much as one tile spacing: larger means more regular tiles. */
 export const COMPACTNESS = 16;
 /**
