@@ -1,5 +1,5 @@
 import { scratch } from './scratch.js';
-import { type Centres, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
+import { ALONG_SHARE, type Centres, CORNER, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
 /** Floats per tile in the packed centres: x, y, person share, row cos and sin / size. */
 const STRIDE = 5;
@@ -18,7 +18,7 @@ function pack(c: Centres): Float32Array {
   return packed;
 }
 
-/** How far (px, py) with person share m lies from tile t: its square metric and the mask term. */
+/** How far (px, py) with person share m lies from tile t: its rectangle metric and the mask term. */
 function fit(centres: Float32Array, t: number, px: number, py: number, m: number): number {
   const k = t * STRIDE;
   const dx = px - (centres[k] as number);
@@ -26,9 +26,10 @@ function fit(centres: Float32Array, t: number, px: number, py: number, m: number
   const dm = m - (centres[k + 2] as number);
   const cos = centres[k + 3] as number;
   const sin = centres[k + 4] as number;
-  const u = Math.abs(dx * cos + dy * sin);
+  const u = Math.abs(dx * cos + dy * sin) * ALONG_SHARE;
   const w = Math.abs(dy * cos - dx * sin);
-  const e = u > w ? u : w;
+  const near = u > w ? w : u;
+  const e = (u > w ? u : w) + (near > 0.5 ? CORNER * (near - 0.5) : 0);
   return e * e + MASK_WEIGHT * dm * dm;
 }
 

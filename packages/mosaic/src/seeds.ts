@@ -3,6 +3,7 @@ import type { Point } from './geometry.js';
 import { cellCentre, GUIDE_CELL, type Guides } from './guides.js';
 import { forEachRingPlace } from './pattern.js';
 import { scratch } from './scratch.js';
+import { settleStones } from './settle.js';
 
 /**
  * Where tesserae start: x, y in artwork pixels, the intended tile size, role and the direction
@@ -66,7 +67,7 @@ const BUCKET = 16;
  * following them (opus vermiculatum); one row outlining the figure on the background side; then
  * the background on concentric rings around the face (opus tessellatum); then a tessera in every
  * hole large enough for one. A place is taken only if it keeps clear of every tessera laid
- * before it.
+ * before it. The visitor's stones are then settled against their neighbours (`settle.ts`).
  */
 export function placeSeeds(
   map: SizeMap,
@@ -188,7 +189,9 @@ export function placeSeeds(
       laid.tryAdd(x, y, size, person ? 1 : 0, 0, cos, sin, HOLE);
     }
   }
-  return laid.seeds();
+  const seeds = laid.seeds();
+  settleStones(seeds, width, height);
+  return seeds;
 }
 
 /** Candidate indices: background outline first, then by distance from the guide line (1-px bins). */

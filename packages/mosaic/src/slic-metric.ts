@@ -7,8 +7,36 @@
  * resolution and the joints redrawn at full resolution.
  */
 
+/**
+ * The offset along the row counts this share: a tile's ball is a rectangle 1 / ALONG_SHARE as long
+ * along its row as across. The seeds keep 0.95–1.25 of a size apart along a row and one size
+ * across, so a square ball let the next row's stones take the ends of a long stone and cut many
+ * across the row, turned 90° against the contour (orientation 15.3° on the close crop, 14.8° now).
+ */
+export const ALONG_SHARE = 0.9;
+/**
+ * Beyond a tile's square on both axes (a corner's diagonal region, where neither side's line
+ * holds) the distance grows by this much more per spacing, so a pixel there goes to a tile whose
+ * side it continues rather than to one whose corner it would round off.
+ */
+export const CORNER = 1;
 /** Colour distance (ΔE) that weighs as much as one tile spacing: larger means more regular tiles. */
 export const COMPACTNESS = 16;
+/**
+ * Stones from this size (artwork pixels) up, the body's and the face's broad parts, weigh colour
+ * half as much (ΔE 32 for a spacing): their sides then run straighter (rectangularity +0.005 to
+ * +0.01 per photo), while the fine stones of the eyes, brows, nose and lips keep following the
+ * features' edges, which is what holds the likeness.
+ */
+export const BROAD_FROM = 12;
+const BROAD_COMPACTNESS = 32;
+
+/** The colour term's weight for a tile of `size` artwork pixels: the background ignores colour. */
+export function colourWeight(person: boolean, size: number): number {
+  if (!person) return 0;
+  const compactness = size >= BROAD_FROM ? BROAD_COMPACTNESS : COMPACTNESS;
+  return 1 / (compactness * compactness);
+}
 /** Weight of a full person/background mismatch, in squared tile spacings. */
 export const MASK_WEIGHT = 4;
 
@@ -31,7 +59,7 @@ export interface Centres {
   a: Float32Array;
   b: Float32Array;
   m: Float32Array;
-  /** 1 / COMPACTNESS² for the visitor's tiles; 0 for the background, whose colour is the pattern's. */
+  /** See `colourWeight`: 0 for the background, whose colour is the pattern's. */
   colourWeight: Float32Array;
   /** The row's direction (unit vector) and 1 / the tile's size, in half-resolution pixels. */
   cos: Float32Array;

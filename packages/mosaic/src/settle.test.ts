@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { createRandom } from './random.js';
+import type { Seeds } from './seeds.js';
+import { settleStones } from './settle.js';
+
+const SIZE = 13;
+const SIDE = 12;
+const width = SIDE * SIZE + 40;
+const height = width;
+
+/** A square grid of 13-px stones, the visitor's shaken by `jitter` px and up to `turn` radians; a frame of background stones round it. */
+function shakenGrid(jitter: number, turn: number): Seeds {
+  const random = createRandom(3);
+  const count = (SIDE + 2) * (SIDE + 2);
+  const seeds: Seeds = {
+    count,
+    x: new Float32Array(count),
+    y: new Float32Array(count),
+    size: new Float32Array(count).fill(SIZE),
+    person: new Uint8Array(count),
+    outline: new Uint8Array(count),
+    cos: new Float32Array(count),
+    sin: new Float32Array(count),
+  };
+  let s = 0;
+  for (let row = -1; row <= SIDE; row++) {
+    for (let column = -1; column <= SIDE; column++, s++) {
+      const inside = row >= 0 && column >= 0 && row < SIDE && column < SIDE;
+      const angle = inside ? (random() * 2 - 1) * turn : 0;
+      seeds.x[s] = 20 + (column + 0.5) * SIZE + (inside ? (random() * 2 - 1) * jitter : 0);
+      seeds.y[s] = 20 + (row + 0.5) * SIZE + (inside ? (random() * 2 - 1) * jitter : 0);
+      seeds.person[s] = inside ? 1 : 0;
+      seeds.cos[s] = Math.cos(angle);
+      seeds.sin[s] = Math.sin(angle);
+    }
+  }
+  return seeds;
+}
+
+/** Mean angle of the visitor's stones off the grid (radians, as squares: 0–45°). */
+function meanTurn(seeds: Seeds): number {
+  let sum = 0;
+  let n = 0;
+  for (let s = 0; s < seeds.count; s++) {
+    if (seeds.person[s] !== 1) continue;
+    const angle = Math.abs(Math.atan2(seeds.sin[s] as number, seeds.cos[s] as number)) % (Math.PI / 2);
+    sum += Math.min(angle, Math.PI / 2 - angle);
+    n++;
+  }
+  return sum / n;
+}
+
+/** Mean distance of the visitor's stones from their grid places (px). */
+function meanOffset(seeds: Seeds): number {
+  let sum = 0;
+  let n = 0;
+  for (let s = 0; s < seeds.count; s++) {
+    if (seeds.person[s] !== 1) continue;
+    const gx = ((seeds.x[s] as number) - 20) / SIZE - 0.5;
+    const gy = ((seeds.y[s] as number) - 20) / SIZE - 0.5;
+    sum += Math.hypot(gx - Math.round(gx), gy - Math.round(gy)) * SIZE;
+    n++;
+  }
+  return sum / n;
+}
+
+describe('settling the stones', () => {
+  it('turns shaken stones back into line with their neighbours and evens their gaps', () => {
+    const seeds = shakenGrid(2.5, 0.3);
+    const turnBefore = meanTurn(seeds);
+    const offsetBefore = meanOffset(seeds);
+    settleStones(seeds, width, height);
+    expect(meanTurn(seeds)).toBeLessThan(turnBefore / 3);
+    expect(meanOffset(seeds)).toBeLessThan(offsetBefore / 2);
+  });
+
+  it('leaves the background stones where they were laid', () => {
+    const seeds = shakenGrid(2.5, 0.3);
+    const before = Float32Array.from(seeds.x);
+    settleStones(seeds, width, height);
+    for (let s = 0; s < seeds.count; s++) if (seeds.person[s] === 0) expect(seeds.x[s]).toBe(before[s]);
+  });
+
+  it('keeps a settled grid as it is', () => {
+    const seeds = shakenGrid(0, 0);
+    settleStones(seeds, width, height);
+    expect(meanTurn(seeds)).toBeLessThan(1e-4);
+    expect(meanOffset(seeds)).toBeLessThan(1e-3);
+  });
+});
