@@ -19,7 +19,7 @@ function pack(c: Centres): Float32Array {
 }
 
 /** How far (px, py) with person share m lies from tile t: its rectangle metric and the mask term. */
-function fit(centres: Float32Array, t: number, px: number, py: number, m: number): number {
+function misfit(centres: Float32Array, t: number, px: number, py: number, m: number): number {
   const k = t * STRIDE;
   const dx = px - (centres[k] as number);
   const dy = py - (centres[k + 1] as number);
@@ -117,22 +117,22 @@ export function refineToFull(
         // A candidate met again (a corner where only two tiles meet) would only tie, so each is
         // weighed once.
         let best = t;
-        let bestDistance = fit(centres, t, px, py, m);
+        let bestDistance = misfit(centres, t, px, py, m);
         if (h !== t) {
-          const distance = fit(centres, h, px, py, m);
+          const distance = misfit(centres, h, px, py, m);
           if (distance < bestDistance) {
             bestDistance = distance;
             best = h;
           }
         }
         if (v !== t && v !== h) {
-          const distance = fit(centres, v, px, py, m);
+          const distance = misfit(centres, v, px, py, m);
           if (distance < bestDistance) {
             bestDistance = distance;
             best = v;
           }
         }
-        if (d !== t && d !== h && d !== v && fit(centres, d, px, py, m) < bestDistance) best = d;
+        if (d !== t && d !== h && d !== v && misfit(centres, d, px, py, m) < bestDistance) best = d;
         labels[at] = best;
       }
     }

@@ -212,14 +212,16 @@ function orderOf(candidates: Float32Array, count: number): Int32Array {
 
 /** The tesserae laid so far, bucketed so a new place is checked against its neighbours only. */
 class Layer {
-  private readonly xs: number[] = [];
-  private readonly ys: number[] = [];
-  private readonly sizes: number[] = [];
-  private readonly people: number[] = [];
-  private readonly outlines: number[] = [];
-  private readonly coss: number[] = [];
-  private readonly sins: number[] = [];
-  private readonly next: number[] = [];
+  // Typed arrays with room to spare, doubled when full: the search reads them for every place tried.
+  private count = 0;
+  private xs = new Float64Array(1024);
+  private ys = new Float64Array(1024);
+  private sizes = new Float64Array(1024);
+  private people = new Uint8Array(1024);
+  private outlines = new Uint8Array(1024);
+  private coss = new Float64Array(1024);
+  private sins = new Float64Array(1024);
+  private next = new Int32Array(1024);
   private readonly heads: Int32Array;
   private readonly columns: number;
   private readonly rows: number;
@@ -309,31 +311,50 @@ class Layer {
         }
       }
     }
+    if (this.count === this.xs.length) this.grow();
+    const s = this.count++;
     const b = Math.floor(y / BUCKET) * this.columns + Math.floor(x / BUCKET);
-    next.push(heads[b] as number);
-    heads[b] = xs.length;
+    this.next[s] = heads[b] as number;
+    heads[b] = s;
     if (size > this.reach) this.reach = size;
     this.cover(x, y, size);
-    xs.push(x);
-    ys.push(y);
-    sizes.push(size);
-    this.people.push(person);
-    this.outlines.push(outline);
-    this.coss.push(cos);
-    this.sins.push(sin);
+    this.xs[s] = x;
+    this.ys[s] = y;
+    this.sizes[s] = size;
+    this.people[s] = person;
+    this.outlines[s] = outline;
+    this.coss[s] = cos;
+    this.sins[s] = sin;
     return true;
   }
 
+  private grow(): void {
+    const doubled = <T extends Float64Array | Uint8Array | Int32Array>(old: T): T => {
+      const bigger = new (old.constructor as new (length: number) => T)(old.length * 2);
+      bigger.set(old);
+      return bigger;
+    };
+    this.xs = doubled(this.xs);
+    this.ys = doubled(this.ys);
+    this.sizes = doubled(this.sizes);
+    this.people = doubled(this.people);
+    this.outlines = doubled(this.outlines);
+    this.coss = doubled(this.coss);
+    this.sins = doubled(this.sins);
+    this.next = doubled(this.next);
+  }
+
   seeds(): Seeds {
+    const n = this.count;
     return {
-      count: this.xs.length,
-      x: Float32Array.from(this.xs),
-      y: Float32Array.from(this.ys),
-      size: Float32Array.from(this.sizes),
-      person: Uint8Array.from(this.people),
-      outline: Uint8Array.from(this.outlines),
-      cos: Float32Array.from(this.coss),
-      sin: Float32Array.from(this.sins),
+      count: n,
+      x: Float32Array.from(this.xs.subarray(0, n)),
+      y: Float32Array.from(this.ys.subarray(0, n)),
+      size: Float32Array.from(this.sizes.subarray(0, n)),
+      person: this.people.slice(0, n),
+      outline: this.outlines.slice(0, n),
+      cos: Float32Array.from(this.coss.subarray(0, n)),
+      sin: Float32Array.from(this.sins.subarray(0, n)),
     };
   }
 }

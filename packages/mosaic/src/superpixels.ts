@@ -102,15 +102,19 @@ export function quarterOf(
       const b = row0 + x1;
       const c = row1 + x * 2;
       const d = row1 + x1;
-      for (let k = 0; k < 3; k++) {
-        quarterRgb[q * 3 + k] =
-          ((rgb[a * 3 + k] as number) +
-            (rgb[b * 3 + k] as number) +
-            (rgb[c * 3 + k] as number) +
-            (rgb[d * 3 + k] as number) +
-            2) >>
-          2;
-      }
+      // The three channels written out: the loop over them cost as much as the sums.
+      const a3 = a * 3;
+      const b3 = b * 3;
+      const c3 = c * 3;
+      const d3 = d * 3;
+      const q3 = q * 3;
+      quarterRgb[q3] = ((rgb[a3] as number) + (rgb[b3] as number) + (rgb[c3] as number) + (rgb[d3] as number) + 2) >> 2;
+      quarterRgb[q3 + 1] =
+        ((rgb[a3 + 1] as number) + (rgb[b3 + 1] as number) + (rgb[c3 + 1] as number) + (rgb[d3 + 1] as number) + 2) >>
+        2;
+      quarterRgb[q3 + 2] =
+        ((rgb[a3 + 2] as number) + (rgb[b3 + 2] as number) + (rgb[c3 + 2] as number) + (rgb[d3 + 2] as number) + 2) >>
+        2;
       quarterMask[q] = ((mask[a] as number) + (mask[b] as number) + (mask[c] as number) + (mask[d] as number)) * 0.25;
     }
   }
@@ -190,21 +194,21 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
       let u = (x0 - cx) * alongCos + dy * alongSin;
       let v = dy * cos - (x0 - cx) * sin;
       for (let x = x0, i = y * width + x0; x <= x1; x++, i++, u += alongCos, v -= sin) {
-        const au = u < 0 ? -u : u;
-        const av = v < 0 ? -v : v;
-        const near = au > av ? av : au;
-        const e = (au > av ? au : av) + (near > 0.5 ? CORNER * (near - 0.5) : 0);
+        // Math.abs, min and max compile without branches; the comparisons they replace follow no pattern.
+        const au = Math.abs(u);
+        const av = Math.abs(v);
+        const e = Math.max(au, av) + CORNER * Math.max(Math.min(au, av) - 0.5, 0);
         const dm = (mask[i] as number) - cm;
         let d = e * e + MASK_WEIGHT * dm * dm;
-        if (d >= (distance[i] as number)) continue;
         if (w !== 0) {
           const o = ((y >> 1) * labWidth + (x >> 1)) * 3;
           const dl = (lab[o] as number) - cl;
           const da = (lab[o + 1] as number) - ca;
           const db = (lab[o + 2] as number) - cb;
           d += w * (dl * dl + da * da + db * db);
-          if (d >= (distance[i] as number)) continue;
         }
+        // The colour term is never negative, so one comparison after it decides as one before would.
+        if (d >= (distance[i] as number)) continue;
         distance[i] = d;
         labels[i] = s;
       }
