@@ -157,7 +157,7 @@ function settleOne(
   // Per side (+u, −u, +v, −v): the nearest neighbour, the first at its least distance in the frame
   // within reach. The side a neighbour lies on is the axis it is farther along, as in the cut's
   // Chebyshev distance. Chosen by integer arithmetic and indexing rather than branches or
-  // Math.min, which the data would mislead: this loop was most of the settling's time.
+  // Math.min, which the data would mislead: this loop was half the settling's time.
   nearestOf[0] = NEIGHBOURS;
   nearestOf[1] = NEIGHBOURS;
   nearestOf[2] = NEIGHBOURS;
