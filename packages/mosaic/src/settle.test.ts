@@ -81,6 +81,24 @@ describe('settling the stones', () => {
     for (let s = 0; s < seeds.count; s++) if (seeds.person[s] === 0) expect(seeds.x[s]).toBe(before[s]);
   });
 
+  it('leaves a stone with no neighbour within reach where and as it was laid', () => {
+    const seeds: Seeds = {
+      count: 2,
+      x: Float32Array.of(60, 140),
+      y: Float32Array.of(60, 140),
+      size: Float32Array.of(SIZE, SIZE),
+      person: Uint8Array.of(1, 1),
+      outline: new Uint8Array(2),
+      cos: Float32Array.of(Math.cos(0.3), Math.cos(-0.2)),
+      sin: Float32Array.of(Math.sin(0.3), Math.sin(-0.2)),
+    };
+    settleStones(seeds, width, height);
+    expect(Array.from(seeds.x)).toEqual([60, 140]);
+    expect(Array.from(seeds.y)).toEqual([60, 140]);
+    expect(Math.atan2(seeds.sin[0] as number, seeds.cos[0] as number)).toBeCloseTo(0.3, 5);
+    expect(Math.atan2(seeds.sin[1] as number, seeds.cos[1] as number)).toBeCloseTo(-0.2, 5);
+  });
+
   it('keeps a settled grid as it is', () => {
     const seeds = shakenGrid(0, 0);
     settleStones(seeds, width, height);

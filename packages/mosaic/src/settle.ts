@@ -39,121 +39,157 @@ const NEIGHBOUR_SIZE = 22;
 const BUCKET = 16;
 
 export function settleStones(seeds: Seeds, width: number, height: number): void {
-  const neighbours = nearestNeighbours(seeds, width, height);
-  const { count, x, y, person, cos, sin } = seeds;
+  const { count, x, y, person } = seeds;
+  const visitors = visitorsOf(seeds);
+  const neighbours = nearestNeighbours(seeds, visitors, width, height);
   // Directions as the angle times four: a square's four sides are one direction there.
   const c4 = new Float32Array(count);
   const s4 = new Float32Array(count);
   const moveX = new Float32Array(count);
   const moveY = new Float32Array(count);
   for (let round = 0; round < ROUNDS; round++) {
-    for (let s = 0; s < count; s++) {
-      const c = cos[s] as number;
-      const n = sin[s] as number;
-      const c2 = c * c - n * n;
-      const s2 = 2 * c * n;
-      c4[s] = c2 * c2 - s2 * s2;
-      s4[s] = 2 * c2 * s2;
-    }
-    for (let s = 0; s < count; s++) {
-      moveX[s] = 0;
-      moveY[s] = 0;
-      if (person[s] === 1) settleOne(seeds, s, neighbours, c4, s4, moveX, moveY);
-    }
-    for (let s = 0; s < count; s++) {
+    quadrupleDirections(seeds, visitors, c4, s4);
+    // Every stone chooses from the round's start, then all move at once.
+    for (let i = 0; i < visitors.length; i++) settleOne(seeds, visitors, i, neighbours, c4, s4, moveX, moveY);
+    for (let i = 0; i < visitors.length; i++) {
+      const s = visitors[i] as number;
       x[s] = Math.min(width - 1, Math.max(0, (x[s] as number) + (moveX[s] as number)));
       y[s] = Math.min(height - 1, Math.max(0, (y[s] as number) + (moveY[s] as number)));
+    }
+    // The background stands still; kept within the artwork as the visitor's are, once.
+    if (round === 0) {
+      for (let s = 0; s < count; s++) {
+        if (person[s] === 1) continue;
+        x[s] = Math.min(width - 1, Math.max(0, (x[s] as number) + 0));
+        y[s] = Math.min(height - 1, Math.max(0, (y[s] as number) + 0));
+      }
     }
   }
 }
 
+/** The visitor's stones, in order. */
+function visitorsOf(seeds: Seeds): Int32Array {
+  const { count, person } = seeds;
+  let n = 0;
+  for (let s = 0; s < count; s++) if (person[s] === 1) n++;
+  const visitors = new Int32Array(n);
+  n = 0;
+  for (let s = 0; s < count; s++) if (person[s] === 1) visitors[n++] = s;
+  return visitors;
+}
+
+/** The visitor's directions as the angle times four, as of the round's start. */
+function quadrupleDirections(seeds: Seeds, visitors: Int32Array, c4: Float32Array, s4: Float32Array): void {
+  const { cos, sin } = seeds;
+  for (let i = 0; i < visitors.length; i++) {
+    const s = visitors[i] as number;
+    const c = cos[s] as number;
+    const n = sin[s] as number;
+    const c2 = c * c - n * n;
+    const s2 = 2 * c * n;
+    c4[s] = c2 * c2 - s2 * s2;
+    s4[s] = 2 * c2 * s2;
+  }
+}
+
+/** The settling stone's neighbours' distances along their side's axis; past the last, none. */
+const distance = new Float64Array(NEIGHBOURS + 1).fill(Number.POSITIVE_INFINITY);
+/** Per side of the stone settling (+u, −u, +v, −v): its nearest neighbour (NEIGHBOURS for none), and the gap to one size there. */
+const nearestOf = new Int32Array(4);
+const gapOf = new Float64Array(4);
+/** A neighbour's offset across and along the frame, to pick the farther by index. */
+const axes = new Float64Array(2);
+
+/** The gaps of the settling stone's nearest neighbours (0 on a side with none), its list from `from`. */
+function sidesSettled(from: number, want: Float64Array): Float64Array {
+  for (let side = 0; side < 4; side++) {
+    const j = nearestOf[side] as number;
+    gapOf[side] = j < NEIGHBOURS ? (distance[j] as number) - (want[from + j] as number) : 0;
+  }
+  return gapOf;
+}
+
+/** The settling stone's neighbours' offsets, read once for both its passes. */
+const offsetX = new Float64Array(NEIGHBOURS);
+const offsetY = new Float64Array(NEIGHBOURS);
+
 /**
- * One stone's step in a round: its turn, from its neighbours' directions as of the round's start,
+ * Visitor i's step in a round: its turn, from its neighbours' directions as of the round's start,
  * and its shift into `moveX`, `moveY` (applied once every stone has chosen).
  */
 function settleOne(
   seeds: Seeds,
-  s: number,
-  neighbours: Int32Array,
+  visitors: Int32Array,
+  i: number,
+  neighbours: Neighbours,
   c4: Float32Array,
   s4: Float32Array,
   moveX: Float32Array,
   moveY: Float32Array,
 ): void {
-  const { x, y, size, person, cos, sin } = seeds;
+  const { x, y, size, cos, sin } = seeds;
+  const { first, stone, want, alignLimit, spaceLimit } = neighbours;
+  const s = visitors[i] as number;
   const px = x[s] as number;
   const py = y[s] as number;
-  const own = size[s] as number;
   let sumC = c4[s] as number;
   let sumS = s4[s] as number;
-  const first = s * NEIGHBOURS;
-  for (let k = first; k < first + NEIGHBOURS; k++) {
-    const o = neighbours[k] as number;
-    if (o < 0) break;
-    if (person[o] !== 1) continue;
-    const want = (own + (size[o] as number)) / 2;
+  const from = first[i] as number;
+  const to = first[i + 1] as number;
+  for (let k = from; k < to; k++) {
+    const o = stone[k] as number;
     const dx = (x[o] as number) - px;
     const dy = (y[o] as number) - py;
-    if (dx * dx + dy * dy > ALIGN_REACH * ALIGN_REACH * want * want) continue;
+    offsetX[k - from] = dx;
+    offsetY[k - from] = dy;
+    if (dx * dx + dy * dy > (alignLimit[k] as number)) continue;
     sumC += c4[o] as number;
     sumS += s4[o] as number;
   }
   // Turned first, so the stone's sides are found in the frame it will be cut in; the finest
   // stones' sides in the frame they had (see FINE_BELOW).
-  const fine = own < FINE_BELOW;
+  const fine = (size[s] as number) < FINE_BELOW;
   const laidC = cos[s] as number;
   const laidS = sin[s] as number;
   turnTowards(seeds, s, sumC, sumS);
   const c = fine ? laidC : (cos[s] as number);
   const n = fine ? laidS : (sin[s] as number);
-  // The nearest neighbour's distance (in the frame) and its gap to one size, per side.
-  let plusU = Number.POSITIVE_INFINITY;
-  let minusU = plusU;
-  let plusV = plusU;
-  let minusV = plusU;
-  let gapPlusU = 0;
-  let gapMinusU = 0;
-  let gapPlusV = 0;
-  let gapMinusV = 0;
-  for (let k = first; k < first + NEIGHBOURS; k++) {
-    const o = neighbours[k] as number;
-    if (o < 0) break;
-    const want = (own + (size[o] as number)) / 2;
-    const dx = (x[o] as number) - px;
-    const dy = (y[o] as number) - py;
+  // Per side (+u, −u, +v, −v): the nearest neighbour, the first at its least distance in the frame
+  // within reach. The side a neighbour lies on is the axis it is farther along, as in the cut's
+  // Chebyshev distance. Chosen by integer arithmetic and indexing rather than branches or
+  // Math.min, which the data would mislead: this loop was half the settling's time.
+  nearestOf[0] = NEIGHBOURS;
+  nearestOf[1] = NEIGHBOURS;
+  nearestOf[2] = NEIGHBOURS;
+  nearestOf[3] = NEIGHBOURS;
+  for (let k = from; k < to; k++) {
+    const j = k - from;
+    const dx = offsetX[j] as number;
+    const dy = offsetY[j] as number;
     const u = dx * c + dy * n;
     const v = dy * c - dx * n;
-    const au = u < 0 ? -u : u;
-    const av = v < 0 ? -v : v;
-    // The side the neighbour lies on is the axis it is farther along, as in the cut's
-    // Chebyshev distance.
-    if (au >= av) {
-      if (au > SPACE_REACH * want) continue;
-      if (u >= 0) {
-        if (au < plusU) {
-          plusU = au;
-          gapPlusU = au - want;
-        }
-      } else if (au < minusU) {
-        minusU = au;
-        gapMinusU = au - want;
-      }
-    } else {
-      if (av > SPACE_REACH * want) continue;
-      if (v >= 0) {
-        if (av < plusV) {
-          plusV = av;
-          gapPlusV = av - want;
-        }
-      } else if (av < minusV) {
-        minusV = av;
-        gapMinusV = av - want;
-      }
-    }
+    axes[0] = Math.abs(v);
+    axes[1] = Math.abs(u);
+    const alongU = +((axes[1] as number) >= (axes[0] as number));
+    const side = ((1 - alongU) << 1) | (alongU & +(u < 0)) | ((1 - alongU) & +(v < 0));
+    const along = axes[alongU] as number;
+    distance[j] = along;
+    const held = nearestOf[side] as number;
+    const better = +(along <= (spaceLimit[k] as number)) & +(along < (distance[held] as number));
+    nearestOf[side] = held ^ ((held ^ j) & -better);
   }
+  const sides = sidesSettled(from, want);
+  const plusU = nearestOf[0] as number;
+  const minusU = nearestOf[1] as number;
+  const plusV = nearestOf[2] as number;
+  const minusV = nearestOf[3] as number;
+  const gapPlusU = sides[0] as number;
+  const gapMinusU = sides[1] as number;
+  const gapPlusV = sides[2] as number;
+  const gapMinusV = sides[3] as number;
   // Towards the side with the wider gap: centred between two neighbours, against a lone one.
-  const sidesU = (plusU < Number.POSITIVE_INFINITY ? 1 : 0) + (minusU < Number.POSITIVE_INFINITY ? 1 : 0);
-  const sidesV = (plusV < Number.POSITIVE_INFINITY ? 1 : 0) + (minusV < Number.POSITIVE_INFINITY ? 1 : 0);
+  const sidesU = (plusU < NEIGHBOURS ? 1 : 0) + (minusU < NEIGHBOURS ? 1 : 0);
+  const sidesV = (plusV < NEIGHBOURS ? 1 : 0) + (minusV < NEIGHBOURS ? 1 : 0);
   const du = sidesU > 0 ? ((gapPlusU - gapMinusU) / sidesU) * DAMPING : 0;
   const dv = sidesV > 0 ? ((gapPlusV - gapMinusV) / sidesV) * DAMPING : 0;
   const share = fine ? FINE_SHARE : 1;
@@ -169,12 +205,24 @@ function turnTowards(seeds: Seeds, s: number, sumC: number, sumS: number): void 
   const length = Math.sqrt(sumC * sumC + sumS * sumS);
   if (length < 1e-6) return;
   // Halved twice, without a trigonometric call: one of the four sides, which one matters not.
-  halve(sumC / length, sumS / length);
-  halve(half[0] as number, half[1] as number);
+  // Each halving takes either of the two half angles of its unit vector.
+  let halfC = sumC / length;
+  let halfS = sumS / length;
+  for (let twice = 0; twice < 2; twice++) {
+    if (halfC >= 0) {
+      const h = Math.sqrt((1 + halfC) / 2);
+      halfC = h;
+      halfS = halfS / (2 * h);
+    } else {
+      const h = Math.sqrt((1 - halfC) / 2);
+      halfC = halfS / (2 * h);
+      halfS = h;
+    }
+  }
   const c = seeds.cos[s] as number;
   const n = seeds.sin[s] as number;
-  let bestC = half[0] as number;
-  let bestS = half[1] as number;
+  let bestC = halfC;
+  let bestS = halfS;
   let best = bestC * c + bestS * n;
   if (best < 0) {
     bestC = -bestC;
@@ -196,42 +244,40 @@ function turnTowards(seeds: Seeds, s: number, sumC: number, sumS: number): void 
   seeds.sin[s] = bestS;
 }
 
-/** The half angle of unit vector (c, s), either of the two, into `half`. */
-const half = new Float64Array(2);
-function halve(c: number, s: number): void {
-  if (c >= 0) {
-    const h = Math.sqrt((1 + c) / 2);
-    half[0] = h;
-    half[1] = s / (2 * h);
-  } else {
-    const h = Math.sqrt((1 - c) / 2);
-    half[0] = s / (2 * h);
-    half[1] = h;
-  }
+/**
+ * The visitor's neighbour lists, flat: visitor i's run from first[i] to first[i + 1], nearest
+ * first, with what the rounds ask of each pair worked out once (sizes do not change).
+ */
+interface Neighbours {
+  first: Int32Array;
+  stone: Int32Array;
+  /** The pair's mean size: the distance wanted between their centres. */
+  want: Float64Array;
+  /** Squared distance within which the pair share their direction; −1 when the neighbour is the background's. */
+  alignLimit: Float64Array;
+  /** Distance along a side's axis within which the neighbour counts as that side's. */
+  spaceLimit: Float64Array;
 }
 
 /**
  * Each visitor's stone's NEIGHBOURS nearest stones, by centre distance in units of their mean
- * size (within SPACE_REACH · √2, the frame's corner), found once by buckets: the stones move a
- * fraction of a size while they settle. Row s of `neighbours` (NEIGHBOURS wide) lists them
- * nearest first, −1 where fewer lie within reach.
+ * size (within LIST_REACH), found once by buckets: the stones move a fraction of a size while
+ * they settle. Ties keep the order the buckets are visited in.
  */
-function nearestNeighbours(seeds: Seeds, width: number, height: number): Int32Array {
-  const { count, x, y, size, person } = seeds;
+function nearestNeighbours(seeds: Seeds, visitors: Int32Array, width: number, height: number): Neighbours {
+  const { x, y, size, person } = seeds;
   const columns = Math.ceil(width / BUCKET) + 1;
   const rows = Math.ceil(height / BUCKET) + 1;
-  const heads = new Int32Array(columns * rows).fill(-1);
-  const next = new Int32Array(count);
-  for (let s = 0; s < count; s++) {
-    const b = Math.floor((y[s] as number) / BUCKET) * columns + Math.floor((x[s] as number) / BUCKET);
-    next[s] = heads[b] as number;
-    heads[b] = s;
-  }
+  const buckets = bucketed(seeds, columns, rows);
+  const { start, stone: laid, bx: lx, by: ly, size: lsize } = buckets;
   const reach = LIST_REACH;
-  const neighbours = new Int32Array(count * NEIGHBOURS).fill(-1);
+  const first = new Int32Array(visitors.length + 1);
+  const stone = new Int32Array(visitors.length * NEIGHBOURS);
   const nearness = new Float64Array(NEIGHBOURS);
-  for (let s = 0; s < count; s++) {
-    if (person[s] !== 1) continue;
+  const row = new Int32Array(NEIGHBOURS);
+  let end = 0;
+  for (let i = 0; i < visitors.length; i++) {
+    const s = visitors[i] as number;
     const px = x[s] as number;
     const py = y[s] as number;
     const own = size[s] as number;
@@ -240,28 +286,77 @@ function nearestNeighbours(seeds: Seeds, width: number, height: number): Int32Ar
     const bx1 = Math.min(columns - 1, Math.floor((px + radius) / BUCKET));
     const by0 = Math.max(0, Math.floor((py - radius) / BUCKET));
     const by1 = Math.min(rows - 1, Math.floor((py + radius) / BUCKET));
-    const row = s * NEIGHBOURS;
     nearness.fill(reach * reach);
+    row.fill(-1);
+    let worst = reach * reach;
     for (let by = by0; by <= by1; by++) {
-      for (let bx = bx0; bx <= bx1; bx++) {
-        for (let o = heads[by * columns + bx] as number; o >= 0; o = next[o] as number) {
-          if (o === s) continue;
-          const want = (own + (size[o] as number)) / 2;
-          const dx = (x[o] as number) - px;
-          const dy = (y[o] as number) - py;
-          const d = (dx * dx + dy * dy) / (want * want);
-          if (d >= (nearness[NEIGHBOURS - 1] as number)) continue;
-          // Into the short list, kept sorted.
-          let k = NEIGHBOURS - 1;
-          for (; k > 0 && (nearness[k - 1] as number) > d; k--) {
-            nearness[k] = nearness[k - 1] as number;
-            neighbours[row + k] = neighbours[row + k - 1] as number;
-          }
-          nearness[k] = d;
-          neighbours[row + k] = o;
+      // A row of buckets lies in one run of the bucketed stones.
+      const to = start[by * columns + bx1 + 1] as number;
+      for (let j = start[by * columns + bx0] as number; j < to; j++) {
+        const o = laid[j] as number;
+        if (o === s) continue;
+        const want = (own + (lsize[j] as number)) / 2;
+        const dx = (lx[j] as number) - px;
+        const dy = (ly[j] as number) - py;
+        const d = (dx * dx + dy * dy) / (want * want);
+        if (d >= worst) continue;
+        // Into the short list, kept sorted.
+        let k = NEIGHBOURS - 1;
+        for (; k > 0 && (nearness[k - 1] as number) > d; k--) {
+          nearness[k] = nearness[k - 1] as number;
+          row[k] = row[k - 1] as number;
         }
+        nearness[k] = d;
+        row[k] = o;
+        worst = nearness[NEIGHBOURS - 1] as number;
       }
     }
+    for (let k = 0; k < NEIGHBOURS && (row[k] as number) >= 0; k++) stone[end++] = row[k] as number;
+    first[i + 1] = end;
   }
-  return neighbours;
+  const want = new Float64Array(end);
+  const alignLimit = new Float64Array(end);
+  const spaceLimit = new Float64Array(end);
+  for (let i = 0; i < visitors.length; i++) {
+    const own = size[visitors[i] as number] as number;
+    for (let k = first[i] as number; k < (first[i + 1] as number); k++) {
+      const o = stone[k] as number;
+      const w = (own + (size[o] as number)) / 2;
+      want[k] = w;
+      alignLimit[k] = person[o] === 1 ? ALIGN_REACH * ALIGN_REACH * w * w : -1;
+      spaceLimit[k] = SPACE_REACH * w;
+    }
+  }
+  return { first, stone: stone.subarray(0, end), want, alignLimit, spaceLimit };
+}
+
+/**
+ * The stones sorted by bucket (row by row), each bucket's latest laid first; bucket b's run from
+ * start[b] to start[b + 1], with their centres and sizes alongside.
+ */
+function bucketed(seeds: Seeds, columns: number, rows: number) {
+  const { count, x, y, size } = seeds;
+  const start = new Int32Array(columns * rows + 1);
+  const bucketOf = new Int32Array(count);
+  for (let s = 0; s < count; s++) {
+    const b = Math.floor((y[s] as number) / BUCKET) * columns + Math.floor((x[s] as number) / BUCKET);
+    bucketOf[s] = b;
+    start[b + 1] = (start[b + 1] as number) + 1;
+  }
+  for (let b = 0; b < columns * rows; b++) start[b + 1] = (start[b + 1] as number) + (start[b] as number);
+  const fill = start.slice(0, columns * rows);
+  const stone = new Int32Array(count);
+  const bx = new Float32Array(count);
+  const by = new Float32Array(count);
+  const sizes = new Float32Array(count);
+  for (let s = count - 1; s >= 0; s--) {
+    const b = bucketOf[s] as number;
+    const j = fill[b] as number;
+    fill[b] = j + 1;
+    stone[j] = s;
+    bx[j] = x[s] as number;
+    by[j] = y[s] as number;
+    sizes[j] = size[s] as number;
+  }
+  return { start, stone, bx, by, size: sizes };
 }
