@@ -25,10 +25,18 @@ export interface FrameOverlay {
   /** The open windows, top to bottom, as row ranges (bottom exclusive): the mosaic shows there. */
   windows: readonly Rows[];
   /**
-   * The frame's RGB outside the windows in raster order: full rows outside every window, the
-   * left and right strips beside a window row by row.
+   * The frame's RGB outside the windows, as the stretches copied over the artwork: from one window
+   * row's right edge to the next window row's left edge the frame is one stretch, in the artwork as
+   * in the frame's own pixels. Cut once here, so framing a render allocates nothing.
    */
+  stretches: readonly Stretch[];
+}
+
+export interface Stretch {
+  /** The frame's pixels (RGB) of this stretch. */
   rgb: Uint8Array;
+  /** Where they start in the artwork's RGB. */
+  at: number;
 }
 
 export interface Rows {
@@ -131,7 +139,7 @@ async function buildOverlay(art: Art, variant: ArtVariantName, format: FrameForm
     .toBuffer({ resolveWithObject: true });
   const rgba = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const overlay = { width, height, innerLeft, innerRight, windows };
-  return { ...overlay, rgb: frameRgb(rgba, overlay, `${variant} ${format}`) };
+  return { ...overlay, stretches: stretchesOf(frameRgb(rgba, overlay, `${variant} ${format}`), overlay) };
 }
 
 /** Whether row `y` passes through one of the windows. */
@@ -141,7 +149,7 @@ export function isOpenRow(windows: readonly Rows[], y: number): boolean {
 }
 
 /** The frame's own pixels, after checking that it is opaque outside its windows and clear inside. */
-function frameRgb(rgba: Uint8Array, overlay: Omit<FrameOverlay, 'rgb'>, name: string): Uint8Array {
+function frameRgb(rgba: Uint8Array, overlay: Omit<FrameOverlay, 'stretches'>, name: string): Uint8Array {
   const { width, height, innerLeft, innerRight, windows } = overlay;
   const open = windows.reduce((sum, { top, bottom }) => sum + (bottom - top), 0) * (innerRight - innerLeft);
   const rgb = new Uint8Array((width * height - open) * 3);
@@ -163,20 +171,27 @@ function frameRgb(rgba: Uint8Array, overlay: Omit<FrameOverlay, 'rgb'>, name: st
   return rgb;
 }
 
-/** Puts the frame over an artwork of the frame's size in place. */
-export function applyFrame(rgb: Uint8Array, overlay: FrameOverlay): void {
+/**
+ * The frame's own pixels (full rows outside every window, the left and right strips beside a window
+ * row by row, in raster order) cut into the stretches between window rows.
+ */
+function stretchesOf(frame: Uint8Array, overlay: Omit<FrameOverlay, 'stretches'>): Stretch[] {
   const { width, height, innerLeft, innerRight, windows } = overlay;
-  const frame = overlay.rgb;
-  // From one window row's right edge to the next window row's left edge the frame is one stretch,
-  // in the artwork as in the frame's own pixels: one copy each.
+  const stretches: Stretch[] = [];
   let from = 0;
   let at = 0;
   for (let y = 0; y < height; y++) {
     if (!isOpenRow(windows, y)) continue;
     const length = (y * width + innerLeft) * 3 - at;
-    rgb.set(frame.subarray(from, from + length), at);
+    stretches.push({ rgb: frame.subarray(from, from + length), at });
     from += length;
     at = (y * width + innerRight) * 3;
   }
-  rgb.set(frame.subarray(from), at);
+  stretches.push({ rgb: frame.subarray(from), at });
+  return stretches;
+}
+
+/** Puts the frame over an artwork of the frame's size in place. */
+export function applyFrame(rgb: Uint8Array, { stretches }: FrameOverlay): void {
+  for (const stretch of stretches) rgb.set(stretch.rgb, stretch.at);
 }

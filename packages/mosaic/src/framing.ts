@@ -110,13 +110,14 @@ export function rollDegrees(framing: Framing): number {
  * Renders the framed photo at artwork size divided by `reduction` (the engine works at half size).
  * `photoScale` is the photo's size relative to the image the framing was measured on. Large
  * reductions go through sharp's Lanczos resize first so the bilinear warp never aliases; beyond
- * its edges the picture is a flat neutral grey.
+ * its edges the picture is a flat neutral grey. Every pixel of `out` is written.
  */
 export async function warpToArtwork(
   photo: RgbImage,
   framing: Framing,
   reduction = 1,
   photoScale = 1,
+  out = new Uint8Array(Math.round(LAYOUT.width / reduction) * Math.round(LAYOUT.height / reduction) * 3),
 ): Promise<RgbImage> {
   let source = photo;
   let scale = framing.scale / reduction / photoScale;
@@ -133,7 +134,6 @@ export async function warpToArtwork(
   const height = Math.round(LAYOUT.height / reduction);
   const tx = framing.target.x / reduction;
   const ty = framing.target.y / reduction;
-  const out = new Uint8Array(width * height * 3);
   const src = source.data;
   const sw = source.width;
   const stride = sw * 3;

@@ -114,10 +114,12 @@ export async function frame({ photo, small }: Decoded, face: FaceGeometry): Prom
   const smallSide = Math.max(small.width, small.height);
   const neededSide = smallSide * (framing.scale / 2);
   const source = neededSide > smallSide * 1.2 ? await photo.at(neededSide) : small;
+  // The working image lives only until the render is painted (nothing in the result points to it).
+  const half = scratch('framed-half', Uint8Array, (LAYOUT.width / 2) * (LAYOUT.height / 2) * 3);
   return {
     framing,
     from: { width: small.width, height: small.height },
-    half: await warpToArtwork(source, framing, 2, source.width / small.width),
+    half: await warpToArtwork(source, framing, 2, source.width / small.width, half),
     landmarks: mapLandmarks(face.landmarks, (p) => toArtwork(framing, p)),
   };
 }

@@ -218,7 +218,7 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
 }
 
 function measure(half: WorkingImage, labels: Int32Array, count: number, origin: Int32Array, seeds: Seeds): Centres {
-  const sums = new Float64Array(count * 7);
+  const sums = scratch('tile-sums', Float64Array, count * 7).fill(0);
   const { width, height, rgb, mask } = half;
   // Row by row in runs of one tile: the sums are added to the tile's once per run.
   for (let y = 0; y < height; y++) {
