@@ -54,6 +54,10 @@ describe.each(MODES)('regulator export, %s mode', (mode) => {
     expect((await client.waitUntilFinal(done)).status).toBe('completed');
     expect(await client.waitUntilFinal(refused)).toMatchObject({ status: 'failed', error_code: 'no_face' });
 
+    // The photo is deleted just after the job's end is recorded (a failed delete is left to the sweep).
+    const photosGone = async () =>
+      (await ndjson(today())).flatMap((record) => record.jobs).every((job) => job.photo_deleted_at !== null);
+    await expect.poll(photosGone, { timeout: 10_000 }).toBe(true);
     const ended = await ndjson(today());
     expect(ended.map((record) => [record.question_answer, record.consent_given, record.jobs.length])).toEqual([
       ['no', false, 0],

@@ -11,6 +11,9 @@ interface OpenStream {
   raw: ServerResponse;
   lastSent: string;
   lastStatus: QueueStatus['status'];
+  /** The last waiting message's place and estimate: moving forward never makes the wait grow. */
+  lastPosition: number;
+  lastEta: number | null;
   eventId: number;
   /** Status events received; a store read that started before one arrived is stale. */
   eventsSeen: number;
@@ -77,6 +80,8 @@ export class StreamHub {
       jobId: job.id,
       raw,
       lastSent: '',
+      lastPosition: 0,
+      lastEta: null,
       lastStatus: job.status,
       eventId: 0,
       eventsSeen: 0,
@@ -163,7 +168,7 @@ export class StreamHub {
       });
       return;
     }
-    const payload = JSON.stringify(status);
+    const payload = JSON.stringify(this.forward(stream, status));
     stream.lastStatus = status.status;
     if (payload !== stream.lastSent) {
       stream.lastSent = payload;
@@ -171,6 +176,22 @@ export class StreamHub {
       stream.raw.write(`id: ${stream.eventId}\ndata: ${payload}\n\n`);
     }
     if (isFinalStatus(status.status)) stream.raw.end();
+  }
+
+  /**
+   * A visitor who moves up the queue never sees the wait grow: the estimate is measured afresh for
+   * every message, and a slower render measured meanwhile (the machine busy with uploads) would
+   * otherwise turn the countdown back just as the place counts down. The fresh figure shows once the
+   * place stops moving, so a machine that has slowed for good is still told.
+   */
+  private forward(stream: OpenStream, status: QueueStatus): QueueStatus {
+    const waiting = status.status === 'queued';
+    const moved = waiting && stream.lastPosition > 0 && status.queue_position < stream.lastPosition;
+    const fresh = status.eta_seconds ?? null;
+    const eta = moved && fresh !== null && stream.lastEta !== null ? Math.min(fresh, stream.lastEta) : fresh;
+    stream.lastPosition = waiting ? status.queue_position : 0;
+    stream.lastEta = waiting ? eta : null;
+    return eta === fresh ? status : { ...status, eta_seconds: eta };
   }
 
   /** Positions shift whenever a job starts; coalesced so a busy queue costs one pass per tick. */
