@@ -21,7 +21,7 @@ import { type DetectedFace, type Landmarks, mapLandmarks } from './landmarks.js'
 import { LAYOUT } from './layout.js';
 import { detectFaces, segmentPerson } from './models.js';
 import { type PaintStyle, paintTiles } from './paint.js';
-import { personProbability } from './person-mask.js';
+import { type ModelMask, personProbability } from './person-mask.js';
 import { MosaicRefusal } from './refusal.js';
 import { resizeRgb } from './resample.js';
 import { scratch } from './scratch.js';
@@ -124,24 +124,13 @@ export async function frame({ photo, small }: Decoded, face: FaceGeometry): Prom
   };
 }
 
-/** Person probability (0–255) on the selfie model's square grid over the framed photo. */
-export interface PersonMask {
-  mask: Uint8Array;
-  width: number;
-  height: number;
-}
-
-export async function segment({ half }: Framed): Promise<PersonMask> {
+export async function segment({ half }: Framed): Promise<ModelMask> {
   const input = await resizeRgb(half, MASK_SIZE, MASK_SIZE);
   return { mask: await segmentPerson(input), width: MASK_SIZE, height: MASK_SIZE };
 }
 
 /** Tesserae sized by the detail map, laid in rows along the figure's lines and the background's rings. */
-export function tessellate(
-  { framing, from, half, landmarks }: Framed,
-  person: PersonMask,
-  random: () => number,
-): Tiles {
+export function tessellate({ framing, from, half, landmarks }: Framed, person: ModelMask, random: () => number): Tiles {
   const { width, height } = LAYOUT;
   const halfMask = personProbability({ framing, from, half, landmarks }, person);
   const quarter = quarterOf(half.data, halfMask, half.width, half.height);

@@ -17,6 +17,11 @@ sharp.concurrency(1);
 const art = data.art;
 await loadModels(art);
 
+/** A job's render: the 4:5 and its story version, in the campaign's art. */
+function renderJob(photo: Uint8Array, blacklabel: boolean) {
+  return render(photo, { blacklabel, story: true, ...(art ? { art } : {}) });
+}
+
 /**
  * A fresh thread's first renders cost 2–3× the CPU of later ones (V8 and WASM compile the hot code as it
  * runs, tfjs sets up each network layer on first use): 750–800 ms for the first job against about 230 ms
@@ -27,7 +32,7 @@ const warmUpPhoto = new URL('../../assets/warm-up.jpg', import.meta.url);
 if (data.warmUpRenders) {
   const photo = await readFile(warmUpPhoto);
   for (let i = 0; i < data.warmUpRenders; i++) {
-    await render(photo, { blacklabel: i % 2 === 1, story: true, ...(art ? { art } : {}) });
+    await renderJob(photo, i % 2 === 1);
   }
 }
 
@@ -39,7 +44,7 @@ export function warmUp(): boolean {
 export default async function renderTask(task: RenderTask): Promise<RenderOutcome> {
   if (task.attempt <= (data.crashAttempts ?? 0)) process.exit(70);
   try {
-    const result = await render(task.photo, { blacklabel: task.blacklabel, story: true, ...(art ? { art } : {}) });
+    const result = await renderJob(task.photo, task.blacklabel);
     if (!result.story) throw new Error('the engine made no story version');
     const bytes = (jpeg: Buffer) => new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
     const outcome: RenderOutcome = {
