@@ -1,6 +1,6 @@
 import { type Art, DEFAULT_ART } from './art.js';
 import { frameOverlay } from './brand-frame.js';
-import { loadHuman } from './models.js';
+import { loadFaceModels } from './models.js';
 
 export { type Art, DEFAULT_ART } from './art.js';
 export { MosaicRefusal } from './refusal.js';
@@ -13,7 +13,7 @@ export { type EncodedImage, type RenderOptions, type RenderResult, render } from
  */
 export async function loadModels(art: Art = DEFAULT_ART): Promise<void> {
   await Promise.all([
-    loadHuman(),
+    loadFaceModels(),
     ...(['standard', 'blacklabel'] as const).flatMap((variant) => [
       frameOverlay(art, variant, 'post'),
       frameOverlay(art, variant, 'story'),

@@ -4,7 +4,20 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mismatch } from './checks.js';
 import type { RgbImage } from './decode.js';
+import {
+  type Anchors,
+  blazeFaceAnchors,
+  type Candidate,
+  cropOf,
+  type DetectionLimits,
+  decodeDetections,
+  type FaceCrop,
+  meshToImage,
+  sampleCrop,
+  sampleSquare,
+} from './face-crop.js';
 import { fuseConvolutions, type GraphNode } from './fuse-graph.js';
+import type { Box } from './geometry.js';
 import { type DetectedFace, LANDMARK_GROUPS, type LandmarkGroup, type Landmarks } from './landmarks.js';
 import { scratch } from './scratch.js';
 
@@ -25,12 +38,17 @@ interface Tensor {
   dispose(): void;
 }
 export interface GraphModel {
+  inputs?: { shape?: number[] }[];
   execute(input: Tensor): Tensor;
+}
+/** A graph with several outputs (FaceMesh: points, face flag, contours) returns them all. */
+interface MultiOutputModel {
+  execute(input: Tensor): Tensor[];
 }
 export interface Tfjs {
   tensor4d(values: Float32Array, shape: [number, number, number, number], dtype?: 'float32'): Tensor;
   getBackend(): string;
-  loadGraphModel(handler: { load(): Promise<unknown> }): Promise<GraphModel>;
+  loadGraphModel(source: string | { load(): Promise<unknown> }): Promise<GraphModel>;
   memory(): { numTensors: number; numBytes: number };
   io: {
     registerLoadRouter(router: (url: string | string[]) => unknown): void;
@@ -44,18 +62,11 @@ interface WeightsGroup {
   paths: string[];
   weights: unknown[];
 }
-interface HumanFace {
-  /** x, y, width, height in input pixels. */
-  box: [number, number, number, number];
-  /** 468 FaceMesh points [x, y, z] in input pixels. */
-  mesh: [number, number, number][];
-}
 interface HumanInstance {
   tf: Tfjs;
   config: { backend: string };
   models: { models: Record<string, GraphModel | null> };
   load(): Promise<void>;
-  detect(input: Tensor): Promise<{ face: HumanFace[]; error?: string | null }>;
 }
 
 const require = createRequire(import.meta.url);
@@ -119,6 +130,46 @@ async function createHuman(): Promise<HumanInstance> {
   const backend = human.tf.getBackend();
   if (backend !== 'wasm') throw new Error(mismatch('the tfjs backend', 'wasm', backend));
   return human;
+}
+
+/** The short-range BlazeFace (see `SHORT_RANGE_MIN_SHARE`); Human loads the full-range one. */
+const SHORT_RANGE_DETECTOR = join(extraModels, 'blazeface-front.json');
+
+interface FaceModels {
+  tf: Tfjs;
+  /** Short range first, then full range. */
+  detectors: Detector[];
+  facemesh: MultiOutputModel;
+}
+
+let faceModels: Promise<FaceModels> | undefined;
+
+/** The face networks, once per thread: Human's full-range detector and FaceMesh, and the short-range detector. */
+export function loadFaceModels(): Promise<FaceModels> {
+  faceModels ??= (async () => {
+    const human = await loadHuman();
+    const { tf } = human;
+    const { blazeface, facemesh } = human.models.models;
+    if (!blazeface || !facemesh) throw new Error('Human has not loaded BlazeFace and FaceMesh');
+    const shortRange = await tf.loadGraphModel(pathToFileURL(SHORT_RANGE_DETECTOR).href);
+    const detector = (model: GraphModel) => ({ model, anchors: blazeFaceAnchors(inputSide(model)) });
+    return {
+      tf,
+      detectors: [detector(shortRange), detector(blazeface)],
+      // FaceMesh returns all three of its outputs.
+      facemesh: facemesh as unknown as MultiOutputModel,
+    };
+  })().catch((error: unknown) => {
+    faceModels = undefined;
+    throw error;
+  });
+  return faceModels;
+}
+
+function inputSide(model: GraphModel): number {
+  const side = model.inputs?.[0]?.shape?.[2];
+  if (!side || side <= 0) throw new Error('a face detector without a fixed input size');
+  return side;
 }
 
 /**
@@ -189,37 +240,212 @@ const FACEMESH: Record<LandmarkGroup, readonly number[]> = {
 };
 const FACEMESH_POINTS = 468;
 
-/** A Human detection in the engine's terms, its coordinates multiplied by `scale`. */
-function toDetectedFace(face: HumanFace, scale: number): DetectedFace {
+/** A face in the engine's terms: FaceMesh's points (x, y pairs) grouped, its box, all multiplied by `scale`. */
+function toDetectedFace(mesh: Float32Array, box: Box, scale: number): DetectedFace {
   const landmarks = {} as Landmarks;
   for (const name of LANDMARK_GROUPS) {
     const indices = FACEMESH[name];
     const group = new Float32Array(indices.length * 2);
     indices.forEach((index, i) => {
-      const [x, y] = face.mesh[index] as [number, number, number];
-      group[i * 2] = x * scale;
-      group[i * 2 + 1] = y * scale;
+      group[i * 2] = (mesh[index * 2] as number) * scale;
+      group[i * 2 + 1] = (mesh[index * 2 + 1] as number) * scale;
     });
     landmarks[name] = group;
   }
-  const [x, y, width, height] = face.box;
-  return { box: { x: x * scale, y: y * scale, width: width * scale, height: height * scale }, landmarks };
+  return {
+    box: { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale },
+    landmarks,
+  };
 }
+
+const DETECTION: DetectionLimits = { minConfidence: 0.4, iouThreshold: 0.1, maxDetected: 4 };
+const MESH_SIDE = 192;
+/**
+ * BlazeFace's short-range model (128 px) finds a selfie's face for a quarter of the full-range
+ * model's (256 px) time, but misses faces under about a tenth of the picture. Its answer stands
+ * when its largest face is at least this share of the long side: then any face large enough to
+ * compete with it (`FACE_LIMITS.dominance` of its area, two thirds of its width) is one it finds.
+ */
+const SHORT_RANGE_MIN_SHARE = 0.2;
 
 /**
  * Finds faces with all their landmarks in `image`, in the coordinates of an image `scale` times as
  * large (the detector may see a smaller copy of the picture the caller measures on).
  */
 export async function detectFaces(image: RgbImage, scale = 1): Promise<DetectedFace[]> {
-  const human = await loadHuman();
-  const tensor = toTensor(human.tf, image);
-  try {
-    const result = await human.detect(tensor);
-    if (result.error) throw new Error(`face detection failed: ${result.error}`);
-    return result.face.filter((face) => face.mesh.length >= FACEMESH_POINTS).map((face) => toDetectedFace(face, scale));
-  } finally {
-    tensor.dispose();
+  const { detectors, facemesh, tf } = await loadFaceModels();
+  const longSide = Math.max(image.width, image.height);
+  let faces: MeshedFace[] = [];
+  for (const detector of detectors) {
+    faces = await meshFaces(tf, facemesh, image, await detect(tf, detector, image));
+    const widest = Math.max(0, ...faces.map(({ mesh }) => cheekWidth(mesh)));
+    if (widest >= SHORT_RANGE_MIN_SHARE * longSide) break;
   }
+  return faces.map(({ box, mesh }) => toDetectedFace(mesh, box, scale));
+}
+
+/** FaceMesh's 468 points (x, y pairs) and the face's box, in the detector image's pixels. */
+interface MeshedFace {
+  box: Box;
+  mesh: Float32Array;
+}
+
+interface Detector {
+  model: GraphModel;
+  anchors: Anchors;
+}
+
+async function detect(tf: Tfjs, { model, anchors }: Detector, image: RgbImage): Promise<Candidate[]> {
+  const { size } = anchors;
+  const values = sampleSquare(image, size, scratch('detector-input', Float32Array, size * size * 3), 1 / 127.5, -1);
+  const input = tf.tensor4d(values, [1, size, size, 3]);
+  let outputs: Tensor[] = [];
+  try {
+    outputs = [(model as unknown as MultiOutputModel).execute(input)].flat();
+    const raw = await detectorRows(outputs, anchors.centres.length / 2);
+    return decodeDetections(raw, anchors, image.width, image.height, DETECTION);
+  } finally {
+    input.dispose();
+    for (const output of outputs) output.dispose();
+  }
+}
+
+/**
+ * BlazeFace's rows (a logit, then 16 box and keypoint values) for all anchors, in the anchors'
+ * order. Both packaged detectors split them into four outputs by grid and kind (scores 512 × 1 and
+ * 384 × 1, regressions 512 × 16 and 384 × 16: the fine grid's anchors come first).
+ */
+async function detectorRows(outputs: Tensor[], anchors: number): Promise<Float32Array> {
+  const bySize = (rows: number, width: number) => {
+    const output = outputs.find(({ shape }) => shape[1] === rows && shape[2] === width);
+    if (!output)
+      throw new Error(
+        mismatch(
+          "BlazeFace's outputs",
+          '512 and 384 rows of 1 and 16',
+          outputs.map((o) => o.shape.join('×')).join(', '),
+        ),
+      );
+    return output.data() as Promise<Float32Array>;
+  };
+  const raw = scratch('detector-rows', Float32Array, anchors * 17);
+  let row = 0;
+  for (const rows of [512, 384]) {
+    const [scores, boxes] = await Promise.all([bySize(rows, 1), bySize(rows, 16)]);
+    for (let i = 0; i < rows; i++, row++) {
+      raw[row * 17] = scores[i] as number;
+      raw.set(boxes.subarray(i * 16, i * 16 + 16), row * 17 + 1);
+    }
+  }
+  if (row !== anchors) throw new Error(mismatch('BlazeFace rows', String(anchors), String(row)));
+  return raw;
+}
+
+/** Crops a face is read from again when FaceMesh finds its eyes turned from the crop's level. */
+const MESH_PASSES = 3;
+const LEVEL_TOLERANCE = (2 * Math.PI) / 180;
+
+/**
+ * FaceMesh's reading of each candidate, those it is sure are a face; the box is Human's, around the
+ * mesh. The detector's eye keypoints only roughly tell the head's roll, and FaceMesh reads a tilted
+ * crop with its eyes pulled towards level, so a face whose mesh shows its eyes turned by more than
+ * 2° from the crop's level is cut again, turned by that roll and centred on the mesh, and read again.
+ */
+async function meshFaces(
+  tf: Tfjs,
+  facemesh: MultiOutputModel,
+  image: RgbImage,
+  candidates: Candidate[],
+): Promise<MeshedFace[]> {
+  const faces: MeshedFace[] = [];
+  for (const candidate of candidates) {
+    let crop = cropOf(candidate);
+    let mesh: Float32Array | undefined;
+    for (let pass = 0; pass < MESH_PASSES; pass++) {
+      mesh = await readMesh(tf, facemesh, image, crop);
+      if (!mesh) break;
+      const roll = eyeRoll(mesh);
+      if (Math.abs(roll - crop.angle) <= LEVEL_TOLERANCE) break;
+      const { x, y, width, height } = boxAround(mesh, 0, image);
+      crop = { cx: x + width / 2, cy: y + height / 2, side: crop.side, angle: roll };
+    }
+    if (mesh) faces.push({ box: boxAround(mesh, crop.side, image), mesh });
+  }
+  return faces;
+}
+
+/** FaceMesh's points in image pixels for one crop, or nothing when it is not sure it sees a face. */
+async function readMesh(
+  tf: Tfjs,
+  facemesh: MultiOutputModel,
+  image: RgbImage,
+  crop: FaceCrop,
+): Promise<Float32Array | undefined> {
+  const values = sampleCrop(
+    image,
+    crop,
+    MESH_SIDE,
+    scratch('mesh-input', Float32Array, MESH_SIDE ** 2 * 3),
+    1 / 255,
+    0,
+  );
+  const input = tf.tensor4d(values, [1, MESH_SIDE, MESH_SIDE, 3]);
+  let outputs: Tensor[] = [];
+  try {
+    outputs = facemesh.execute(input);
+    const flag = outputs.find((t) => t.shape.at(-1) === 1);
+    const points = outputs.find((t) => t.shape.at(-1) === FACEMESH_POINTS * 3);
+    if (!flag || !points) throw new Error("FaceMesh's outputs are not the ones expected");
+    const [confidence = 0] = await flag.data();
+    if (confidence <= DETECTION.minConfidence) return undefined;
+    return meshToImage((await points.data()) as Float32Array, crop, MESH_SIDE);
+  } finally {
+    input.dispose();
+    for (const output of outputs) output.dispose();
+  }
+}
+
+/** The angle of the line from the right eye's centre to the left eye's (both whole contours). */
+function eyeRoll(mesh: Float32Array): number {
+  const centre = (indices: readonly number[]) => {
+    let x = 0;
+    let y = 0;
+    for (const i of indices) {
+      x += mesh[i * 2] as number;
+      y += mesh[i * 2 + 1] as number;
+    }
+    return { x: x / indices.length, y: y / indices.length };
+  };
+  const right = centre(FACEMESH.rightEye);
+  const left = centre(FACEMESH.leftEye);
+  return Math.atan2(left.y - right.y, left.x - right.x);
+}
+
+/** A square of the crop's side centred on the mesh's extent, cut to the image (Human's face box). */
+function boxAround(mesh: Float32Array, side: number, { width, height }: RgbImage): Box {
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < mesh.length; i += 2) {
+    minX = Math.min(minX, mesh[i] as number);
+    maxX = Math.max(maxX, mesh[i] as number);
+    minY = Math.min(minY, mesh[i + 1] as number);
+    maxY = Math.max(maxY, mesh[i + 1] as number);
+  }
+  const x = Math.max(0, (minX + maxX - side) / 2);
+  const y = Math.max(0, (minY + maxY - side) / 2);
+  return {
+    x,
+    y,
+    width: Math.min(width, (minX + maxX + side) / 2) - x,
+    height: Math.min(height, (minY + maxY + side) / 2) - y,
+  };
+}
+
+function cheekWidth(mesh: Float32Array): number {
+  const [right, left] = FACEMESH.cheeks as [number, number];
+  return Math.hypot(
+    (mesh[left * 2] as number) - (mesh[right * 2] as number),
+    (mesh[left * 2 + 1] as number) - (mesh[right * 2 + 1] as number),
+  );
 }
 
 /**

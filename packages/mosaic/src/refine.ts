@@ -1,5 +1,5 @@
 import { scratch } from './scratch.js';
-import { ALONG_SHARE, type Centres, CORNER, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
+import { type Centres, CORNER, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
 /** Floats per tile in the packed centres: x, y, person share, row cos and sin / size. */
 const STRIDE = 5;
@@ -26,7 +26,7 @@ function misfit(centres: Float32Array, t: number, px: number, py: number, m: num
   const dm = m - (centres[k + 2] as number);
   const cos = centres[k + 3] as number;
   const sin = centres[k + 4] as number;
-  const u = Math.abs(dx * cos + dy * sin) * ALONG_SHARE;
+  const u = Math.abs(dx * cos + dy * sin);
   const w = Math.abs(dy * cos - dx * sin);
   const near = u > w ? w : u;
   const e = (u > w ? u : w) + (near > 0.5 ? CORNER * (near - 0.5) : 0);

@@ -8,13 +8,6 @@
  */
 
 /**
- * The offset along the row counts this share: a tile's ball is a rectangle 1 / ALONG_SHARE as long
- * along its row as across. The seeds keep 0.95–1.25 of a size apart along a row and one size
- * across, so a square ball let the next row's stones take the ends of a long stone and cut many
- * across the row, turned 90° against the contour (orientation 15.3° on the close crop, 14.8° now).
- */
-export const ALONG_SHARE = 0.9;
-/**
  * Beyond a tile's square on both axes (a corner's diagonal region, where neither side's line
  * holds) the distance grows by this much more per spacing, so a pixel there goes to a tile whose
  * side it continues rather than to one whose corner it would round off.

@@ -35,13 +35,13 @@ import { buildTiles, quarterOf, type Tiles } from './superpixels.js';
  */
 
 /**
- * The detector's image: half the 1600-px upload, large enough that the framing can usually take its
- * pixels straight from it. sharp shrinks a JPEG on load only when it reduces it 3× or more, so this is
- * a full decode and a Lanczos halving (12.5 ms for 1280×1600; 7.5 ms at 533 px, but from 533 px a
- * typical selfie's framing needs a second decode).
+ * The image every measurement is taken on, the face detectors' too: half the 1600-px upload,
+ * large enough that the framing can usually take its pixels straight from it. sharp shrinks a
+ * JPEG on load only when it reduces it 3× or more, so this is a full decode and a Lanczos halving
+ * (12.5 ms for 1280×1600; 7.5 ms at 533 px, but from 533 px a typical selfie's framing needs a
+ * second decode).
  */
 const DETECT_SIDE = 800;
-const DETECTOR_INPUT = 512;
 /**
  * The selfie model's own input size: the framed photo is resized to it in one step (the model
  * sees it squeezed to a square either way), so Human has nothing to resize on the way in or out.
@@ -69,14 +69,7 @@ export async function decode(input: Uint8Array): Promise<Decoded> {
 /** The subject's face in `small`'s pixels, levelled; or a refusal (no face, too dark, ...). */
 export async function findFace({ photo, small }: Decoded): Promise<FaceGeometry> {
   if (isTooDark({ imageLuma: meanLuma(small) })) throw new MosaicRefusal('too_dark');
-  // The detector sees a smaller copy still: its cost grows with the input, and FaceMesh reads the
-  // face at 192 px anyway.
-  const detectScale = Math.min(1, DETECTOR_INPUT / Math.max(small.width, small.height));
-  const detectorInput =
-    detectScale < 1
-      ? await resizeRgb(small, Math.round(small.width * detectScale), Math.round(small.height * detectScale))
-      : small;
-  const faces = await detectFaces(detectorInput, small.width / detectorInput.width);
+  const faces = await detectFaces(small);
   return levelled(chooseFace(faces, small, photo.width / small.width), small);
 }
 

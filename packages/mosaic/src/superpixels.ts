@@ -3,15 +3,7 @@ import { enforceConnectivity } from './connectivity.js';
 import { refineToFull } from './refine.js';
 import { scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
-import {
-  ALONG_SHARE,
-  type Centres,
-  CORNER,
-  colourWeight,
-  createCentres,
-  MASK_WEIGHT,
-  type WorkingImage,
-} from './slic-metric.js';
+import { type Centres, CORNER, colourWeight, createCentres, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
 export type { WorkingImage } from './slic-metric.js';
 
@@ -184,16 +176,13 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
     const inv = c.inverseSize[s] as number;
     const cos = (c.cos[s] as number) * inv;
     const sin = (c.sin[s] as number) * inv;
-    const alongCos = cos * ALONG_SHARE;
-    const alongSin = sin * ALONG_SHARE;
     const { x0, x1, y0, y1 } = windowAround(cx, cy, WINDOW / inv, width, height);
     for (let y = y0; y <= y1; y++) {
       const dy = y - cy;
-      // u and v (in tile spacings, u counted at ALONG_SHARE) change by alongCos and −sin per pixel
-      // along the row.
-      let u = (x0 - cx) * alongCos + dy * alongSin;
+      // u and v (in tile spacings) change by cos and −sin per pixel along the row.
+      let u = (x0 - cx) * cos + dy * sin;
       let v = dy * cos - (x0 - cx) * sin;
-      for (let x = x0, i = y * width + x0; x <= x1; x++, i++, u += alongCos, v -= sin) {
+      for (let x = x0, i = y * width + x0; x <= x1; x++, i++, u += cos, v -= sin) {
         // Math.abs, min and max compile without branches; the comparisons they replace follow no pattern.
         const au = Math.abs(u);
         const av = Math.abs(v);
