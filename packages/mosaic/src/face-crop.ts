@@ -192,6 +192,9 @@ function sampleAffine(
   // Each bilinear read spans about two pixels: k reads a side cover a reduction of 2k.
   const k = Math.min(4, Math.max(1, Math.ceil(stretch / 2)));
   const weight = scale / (k * k);
+  const lastX = width - 1;
+  const lastY = height - 1;
+  const row = width * 3;
   let o = 0;
   for (let v = 0; v < outHeight; v++) {
     for (let u = 0; u < outWidth; u++) {
@@ -208,6 +211,29 @@ function sampleAffine(
           const y0 = Math.floor(y);
           const ax = x - x0;
           const ay = y - y0;
+          if (x0 >= 0 && y0 >= 0 && x0 < lastX && y0 < lastY) {
+            // All four neighbours inside: no test per neighbour (the crop's and the square's usual case).
+            const top = 1 - ay;
+            const w00 = top * (1 - ax);
+            const w01 = top * ax;
+            const w10 = ay * (1 - ax);
+            const w11 = ay * ax;
+            const p = (y0 * width + x0) * 3;
+            const q = p + row;
+            r += w00 * (data[p] as number);
+            g += w00 * (data[p + 1] as number);
+            b += w00 * (data[p + 2] as number);
+            r += w01 * (data[p + 3] as number);
+            g += w01 * (data[p + 4] as number);
+            b += w01 * (data[p + 5] as number);
+            r += w10 * (data[q] as number);
+            g += w10 * (data[q + 1] as number);
+            b += w10 * (data[q + 2] as number);
+            r += w11 * (data[q + 3] as number);
+            g += w11 * (data[q + 4] as number);
+            b += w11 * (data[q + 5] as number);
+            continue;
+          }
           // The four neighbours, each black when outside the image.
           for (let dy = 0; dy < 2; dy++) {
             const yy = y0 + dy;
