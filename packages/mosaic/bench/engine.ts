@@ -244,7 +244,7 @@ const lines = [
     `the render takes **${(median(total) / floorMedian).toFixed(1)}×** the floor (target ≤ 3×).`,
   `- Lower bound, the networks alone (zero inputs at their own size, no Human around them, after warm-up; tfjs WASM, ` +
     `${networks.simd ? 'SIMD' : 'no SIMD'}, ${networks.threads ? 'threads available' : 'one thread'}): ` +
-    `BlazeFace ${networks.inputs.blazeface} ${ms(networks.medians.blazeface)} + FaceMesh ${networks.inputs.facemesh} ` +
+    `short-range BlazeFace ${networks.inputs.blazeface} ${ms(networks.medians.blazeface)} + FaceMesh ${networks.inputs.facemesh} ` +
     `${ms(networks.medians.facemesh)} + selfie segmentation ${networks.inputs.selfie} ${ms(networks.medians.selfie)} = ` +
     `${ms(networkTotal)}, **${(networkTotal / floorMedian).toFixed(1)}×** the floor. With the floor's own decode and encode ` +
     `that is ${((networkTotal + floorMedian) / floorMedian).toFixed(1)}× before anything is framed, tessellated or painted: ` +

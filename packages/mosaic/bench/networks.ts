@@ -4,7 +4,7 @@
  * same thread and WASM backend as a render. Whatever the rest of the pipeline does, a render cannot
  * take less than these plus decoding the upload and encoding the artwork.
  */
-import { loadHuman } from '../src/models.js';
+import { loadFaceModels, loadHuman } from '../src/models.js';
 
 interface Tensor {
   shape: number[];
@@ -38,10 +38,17 @@ const NETWORKS = ['blazeface', 'facemesh', 'selfie'] as const;
 export async function timeNetworks(runs: number, warmup: number): Promise<NetworkTimes> {
   const human = (await loadHuman()) as unknown as HumanInternals;
   const { tf } = human;
+  // The detector a selfie is found with: the short-range BlazeFace (the full-range one only reads
+  // photos whose faces are small).
+  const [shortRange] = (await loadFaceModels()).detectors;
+  const models: Record<string, GraphModel | null> = {
+    ...human.models.models,
+    blazeface: (shortRange?.model ?? null) as GraphModel | null,
+  };
   const medians = {} as NetworkTimes['medians'];
   const inputs = {} as NetworkTimes['inputs'];
   for (const name of NETWORKS) {
-    const model = human.models.models[name];
+    const model = models[name];
     const shape = model?.inputs[0]?.shape;
     if (!model || !shape) throw new Error(`Human has not loaded its ${name} model`);
     // A batch of one at the network's own resolution (FaceMesh's batch dimension is open).
