@@ -1,5 +1,6 @@
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { geometryOf } from './face.js';
+import { type FaceGeometry, geometryOf } from './face.js';
 import { loadModels } from './index.js';
 import { LAYOUT } from './layout.js';
 import { type Decoded, decode, type Framed, findFace, frame, segment } from './stages.js';
@@ -35,5 +36,21 @@ describe('the first stages, one by one', () => {
     expect(at(framed.framing.target.x, framed.framing.target.y)).toBeGreaterThan(200);
     expect(at(60, 60)).toBeLessThan(50);
     expect(at(LAYOUT.width - 60, 60)).toBeLessThan(50);
+  });
+});
+
+describe('finding the face in a turned photo', () => {
+  const roll = ({ leftEye, rightEye }: FaceGeometry) =>
+    (Math.atan2(rightEye.y - leftEye.y, rightEye.x - leftEye.x) * 180) / Math.PI;
+
+  it('reads the head turned by as much as the photo was, to within a degree', async () => {
+    await loadModels();
+    const photo = await portrait('sample3');
+    const upright = roll(await findFace(await decode(photo)));
+    for (const turn of [-30, -8, 15]) {
+      const turned = await sharp(photo).rotate(turn, { background: '#808080' }).jpeg({ quality: 92 }).toBuffer();
+      const found = roll(await findFace(await decode(turned)));
+      expect(Math.abs(found - upright - turn), `turned ${turn}°`).toBeLessThan(1);
+    }
   });
 });
