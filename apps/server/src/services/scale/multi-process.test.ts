@@ -171,6 +171,7 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
   while ((await metric(apiB.url, 'selfie_mosaic_jobs{status="processing"}')) < 2) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const killedAt = Date.now();
   await kill(workerA);
   const replacement = spawnServer('worker C', { ...shared, ROLE: 'worker' });
 
@@ -191,15 +192,30 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
 
   const statuses = await Promise.all(jobs.map((job) => (clients[1] as Client).waitUntilFinal(job.id, 900_000)));
   expect(statuses.filter((s) => s.status === 'completed').length).toBe(JOBS);
+  const db = new pg.Client({ connectionString: shared.DATABASE_URL });
+  await db.connect();
   // Exactly one finished render per job: no job lost, none completed twice (no orphaned artwork either).
-  expect(completions.size).toBe(JOBS);
   expect([...completions.values()].every((n) => n === 1)).toBe(true);
+  // Every finished render is logged, but for one the killed worker may have recorded in the instant
+  // before it died, between the record's commit and its log line: that job is completed, recorded
+  // by the worker's clock just before the kill (the stalled retry finds it completed and leaves it).
+  const unlogged = jobs.filter((job) => !completions.has(job.id)).map((job) => job.id);
+  expect(unlogged.length).toBeLessThanOrEqual(1);
+  if (unlogged.length > 0) {
+    const {
+      rows: [record],
+    } = await db.query<{ status: string; updated_at: string }>(
+      'SELECT status, updated_at FROM jobs WHERE id = $1',
+      unlogged,
+    );
+    expect(record?.status).toBe('completed');
+    expect(Number(record?.updated_at)).toBeGreaterThan(killedAt - 10_000);
+    expect(Number(record?.updated_at)).toBeLessThanOrEqual(killedAt + 1_000);
+  }
   // Each artwork is two files: the post and its story version.
   expect(readdirSync(path.join(storageDir, 'results')).length).toBe(2 * JOBS);
   expect(readdirSync(path.join(storageDir, 'photos'))).toEqual([]);
   // The job the killed worker was rendering came back (BullMQ's stalled check) and counted the lost attempt.
-  const db = new pg.Client({ connectionString: shared.DATABASE_URL });
-  await db.connect();
   const { rows } = await db.query<{ n: string }>('SELECT COUNT(*) AS n FROM jobs WHERE attempts >= 2');
   await db.end();
   expect(Number(rows[0]?.n)).toBeGreaterThanOrEqual(1);
