@@ -15,7 +15,8 @@ export interface FaceGeometry {
   landmarks: Landmarks;
 }
 
-function centroid(group: Float32Array): Point {
+/** The mean of a landmark group's points. */
+export function centroid(group: Float32Array): Point {
   let x = 0;
   let y = 0;
   for (let i = 0; i < group.length; i += 2) {

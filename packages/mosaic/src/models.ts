@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mismatch } from './checks.js';
 import type { RgbImage } from './decode.js';
+import { centroid } from './face.js';
 import {
   type Anchors,
   blazeFaceAnchors,
@@ -213,13 +214,12 @@ export async function readModelArtifacts(tf: Tfjs, path: string, { fused }: { fu
   });
 }
 
-/** Builds a [1, h, w, 3] float tensor from an RGB image, each value divided by `divisor`. */
-function toTensor(tf: Tfjs, image: RgbImage, divisor = 1): Tensor {
+/** Builds a [1, h, w, 3] float tensor from an RGB image, each value divided by 255. */
+function toUnitTensor(tf: Tfjs, image: RgbImage): Tensor {
   const { data, width, height } = image;
   // tfjs copies the values into the WASM heap, so the scratch array is free again at once.
   const values = scratch('tensor', Float32Array, width * height * 3);
-  if (divisor === 1) values.set(data.subarray(0, values.length));
-  else for (let i = 0; i < values.length; i++) values[i] = (data[i] as number) / divisor;
+  for (let i = 0; i < values.length; i++) values[i] = (data[i] as number) / 255;
   return tf.tensor4d(values, [1, height, width, 3]);
 }
 
@@ -240,22 +240,19 @@ const FACEMESH: Record<LandmarkGroup, readonly number[]> = {
 };
 const FACEMESH_POINTS = 468;
 
-/** A face in the engine's terms: FaceMesh's points (x, y pairs) grouped, its box, all multiplied by `scale`. */
-function toDetectedFace(mesh: Float32Array, box: Box, scale: number): DetectedFace {
+/** FaceMesh's points (x, y pairs) in the engine's named landmark groups. */
+function landmarksOf(mesh: Float32Array): Landmarks {
   const landmarks = {} as Landmarks;
   for (const name of LANDMARK_GROUPS) {
     const indices = FACEMESH[name];
     const group = new Float32Array(indices.length * 2);
     indices.forEach((index, i) => {
-      group[i * 2] = (mesh[index * 2] as number) * scale;
-      group[i * 2 + 1] = (mesh[index * 2 + 1] as number) * scale;
+      group[i * 2] = mesh[index * 2] as number;
+      group[i * 2 + 1] = mesh[index * 2 + 1] as number;
     });
     landmarks[name] = group;
   }
-  return {
-    box: { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale },
-    landmarks,
-  };
+  return landmarks;
 }
 
 const DETECTION: DetectionLimits = { minConfidence: 0.4, iouThreshold: 0.1, maxDetected: 4 };
@@ -268,26 +265,17 @@ const MESH_SIDE = 192;
  */
 const SHORT_RANGE_MIN_SHARE = 0.2;
 
-/**
- * Finds faces with all their landmarks in `image`, in the coordinates of an image `scale` times as
- * large (the detector may see a smaller copy of the picture the caller measures on).
- */
-export async function detectFaces(image: RgbImage, scale = 1): Promise<DetectedFace[]> {
+/** Finds faces with all their landmarks in `image`, in its pixels. */
+export async function detectFaces(image: RgbImage): Promise<DetectedFace[]> {
   const { detectors, facemesh, tf } = await loadFaceModels();
   const longSide = Math.max(image.width, image.height);
-  let faces: MeshedFace[] = [];
+  let faces: DetectedFace[] = [];
   for (const detector of detectors) {
     faces = await meshFaces(tf, facemesh, image, await detect(tf, detector, image));
-    const widest = Math.max(0, ...faces.map(({ mesh }) => cheekWidth(mesh)));
+    const widest = Math.max(0, ...faces.map(({ landmarks }) => cheekWidth(landmarks)));
     if (widest >= SHORT_RANGE_MIN_SHARE * longSide) break;
   }
-  return faces.map(({ box, mesh }) => toDetectedFace(mesh, box, scale));
-}
-
-/** FaceMesh's 468 points (x, y pairs) and the face's box, in the detector image's pixels. */
-interface MeshedFace {
-  box: Box;
-  mesh: Float32Array;
+  return faces;
 }
 
 interface Detector {
@@ -356,20 +344,22 @@ async function meshFaces(
   facemesh: MultiOutputModel,
   image: RgbImage,
   candidates: Candidate[],
-): Promise<MeshedFace[]> {
-  const faces: MeshedFace[] = [];
+): Promise<DetectedFace[]> {
+  const faces: DetectedFace[] = [];
   for (const candidate of candidates) {
     let crop = cropOf(candidate);
     let mesh: Float32Array | undefined;
+    let landmarks: Landmarks | undefined;
     for (let pass = 0; pass < MESH_PASSES; pass++) {
       mesh = await readMesh(tf, facemesh, image, crop);
       if (!mesh) break;
-      const roll = eyeRoll(mesh);
+      landmarks = landmarksOf(mesh);
+      const roll = eyeRoll(landmarks);
       if (Math.abs(roll - crop.angle) <= LEVEL_TOLERANCE) break;
       const { x, y, width, height } = boxAround(mesh, 0, image);
       crop = { cx: x + width / 2, cy: y + height / 2, side: crop.side, angle: roll };
     }
-    if (mesh) faces.push({ box: boxAround(mesh, crop.side, image), mesh });
+    if (mesh && landmarks) faces.push({ box: boxAround(mesh, crop.side, image), landmarks });
   }
   return faces;
 }
@@ -406,18 +396,9 @@ async function readMesh(
 }
 
 /** The angle of the line from the right eye's centre to the left eye's (both whole contours). */
-function eyeRoll(mesh: Float32Array): number {
-  const centre = (indices: readonly number[]) => {
-    let x = 0;
-    let y = 0;
-    for (const i of indices) {
-      x += mesh[i * 2] as number;
-      y += mesh[i * 2 + 1] as number;
-    }
-    return { x: x / indices.length, y: y / indices.length };
-  };
-  const right = centre(FACEMESH.rightEye);
-  const left = centre(FACEMESH.leftEye);
+function eyeRoll(landmarks: Landmarks): number {
+  const right = centroid(landmarks.rightEye);
+  const left = centroid(landmarks.leftEye);
   return Math.atan2(left.y - right.y, left.x - right.x);
 }
 
@@ -440,12 +421,8 @@ function boxAround(mesh: Float32Array, side: number, { width, height }: RgbImage
   };
 }
 
-function cheekWidth(mesh: Float32Array): number {
-  const [right, left] = FACEMESH.cheeks as [number, number];
-  return Math.hypot(
-    (mesh[left * 2] as number) - (mesh[right * 2] as number),
-    (mesh[left * 2 + 1] as number) - (mesh[right * 2 + 1] as number),
-  );
+function cheekWidth({ cheeks }: Landmarks): number {
+  return Math.hypot((cheeks[2] as number) - (cheeks[0] as number), (cheeks[3] as number) - (cheeks[1] as number));
 }
 
 /**
@@ -461,7 +438,7 @@ export async function segmentPerson(image: RgbImage, model?: GraphModel): Promis
   const human = await loadHuman();
   model ??= human.models.models.selfie ?? undefined;
   if (!model) throw new Error('Human has not loaded the selfie model');
-  const input = toTensor(human.tf, image, 255);
+  const input = toUnitTensor(human.tf, image);
   let output: Tensor | undefined;
   try {
     output = model.execute(input);
