@@ -89,8 +89,13 @@ export class JobRunner {
     // While storage refuses writes, a render could not be kept: wait instead of spending attempts.
     await health.whenWritable();
     const job = await backend.jobs.get(jobId);
-    if (!job || job.status === 'completed' || job.status === 'failed') return;
+    if (!job) return;
     const photoKey = job.photoKey;
+    if (job.status === 'completed' || job.status === 'failed') {
+      // Delivered again after its end was recorded: the worker died before deleting the photo, which goes now.
+      if (photoKey) await this.attempt(jobId, 'photo not deleted', () => this.dropPhoto(jobId, photoKey));
+      return;
+    }
     if (attempt > maxAttempts || !photoKey) {
       await this.fail(jobId, photoKey, MESSAGES.renderFailed, 'render_failed');
       return;
