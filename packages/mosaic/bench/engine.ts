@@ -216,13 +216,14 @@ const networkTotal = networks.medians.blazeface + networks.medians.facemesh + ne
 /** What ≤ 3× the floor leaves once the floor's own decode and encode and the networks are paid for. */
 const budget = 3 * floorMedian - floorMedian - networkTotal;
 const restOfRender = median(stages.total ?? []) - networkTotal - stage('decode') - stage('encode');
+const heapFlags = process.execArgv.filter((arg) => /^--(initial-old-space-size|heap-growing-percent)=/.test(arg)).join(' ');
 const lines = [
   '<!-- engine:start -->',
   '## Art engine (`npm run bench -w packages/mosaic`)',
   '',
   `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus()[0]?.model ?? 'unknown CPU'} ` +
     `(${availableParallelism()} cores, shared with other work; load average ${(await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0]}), ` +
-    `Node ${process.version} (${process.execArgv.find((arg) => arg.startsWith('--initial-old-space-size')) ?? 'default V8 heap'}, as the server's render process), sharp concurrency 1 (one core per render, as in the worker pool). ` +
+    `Node ${process.version} (${heapFlags || 'default V8 heap'}, as the server's render process), sharp concurrency 1 (one core per render, as in the worker pool). ` +
     `Photo: a 1280×1600 JPEG portrait (face-api demo sample 6 crop, head upright); output 1080×1350; ${tiles} tiles; ` +
     `${RUNS} renders after ${WARMUP} warm-up renders.`,
   '',
