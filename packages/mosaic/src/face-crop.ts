@@ -196,6 +196,8 @@ function sampleAffine(
   const lastX = width - 1;
   const lastY = height - 1;
   const row = width * 3;
+  // The points' offsets within a pixel, and each row's share of the affine map, worked out once.
+  const within = subPixelOffsets(k);
   let o = 0;
   for (let v = 0; v < outHeight; v++) {
     for (let u = 0; u < outWidth; u++) {
@@ -203,11 +205,13 @@ function sampleAffine(
       let g = 0;
       let b = 0;
       for (let j = 0; j < k; j++) {
-        const fv = v + (j + 0.5) / k;
+        const fv = v + (within[j] as number);
+        const rowX = fv * vx;
+        const rowY = fv * vy;
         for (let i = 0; i < k; i++) {
-          const fu = u + (i + 0.5) / k;
-          const x = ox + fu * ux + fv * vx - 0.5;
-          const y = oy + fu * uy + fv * vy - 0.5;
+          const fu = u + (within[i] as number);
+          const x = ox + fu * ux + rowX - 0.5;
+          const y = oy + fu * uy + rowY - 0.5;
           const x0 = Math.floor(x);
           const y0 = Math.floor(y);
           const ax = x - x0;
@@ -258,6 +262,18 @@ function sampleAffine(
     }
   }
   return out;
+}
+
+const offsetsByCount = new Map<number, Float64Array>();
+
+/** Where k points sit across a pixel: (i + 0.5) / k for i < k. */
+function subPixelOffsets(k: number): Float64Array {
+  let offsets = offsetsByCount.get(k);
+  if (!offsets) {
+    offsets = Float64Array.from({ length: k }, (_, i) => (i + 0.5) / k);
+    offsetsByCount.set(k, offsets);
+  }
+  return offsets;
 }
 
 /**
