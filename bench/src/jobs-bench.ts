@@ -96,8 +96,14 @@ export interface JobsRound {
   failed: number;
 }
 
-export async function jobsRound(photo: Buffer, workers: number): Promise<JobsRound> {
-  const server = await startServer({ ...OPEN_LIMITS, WORKERS: String(workers) });
+/** Another checkout's built server, started as its `npm start` started it (`before-after.ts`). */
+export interface ServerBuild {
+  checkout: string;
+  nodeFlags: string[];
+}
+
+export async function jobsRound(photo: Buffer, workers: number, build?: ServerBuild): Promise<JobsRound> {
+  const server = await startServer({ ...OPEN_LIMITS, WORKERS: String(workers) }, build);
   try {
     const visitor = new Visitor(server.url);
     await visitor.start();

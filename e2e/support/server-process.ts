@@ -57,12 +57,21 @@ function cpuSecondsOf(pid: number): number {
  */
 export async function startServer(
   env: Record<string, string> = {},
-  { logs = false }: { logs?: boolean } = {},
+  {
+    logs = false,
+    checkout = root,
+    nodeFlags = ['--initial-old-space-size=64'],
+  }: {
+    logs?: boolean;
+    /** Another checkout's built server (a benchmark comparing two versions). */
+    checkout?: string;
+    nodeFlags?: string[];
+  } = {},
 ): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'selfie-mosaic-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--initial-old-space-size=64', 'apps/server/dist/server.js'], {
-    cwd: root,
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, 'apps/server/dist/server.js'], {
+    cwd: checkout,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', logs ? 'inherit' : 'ignore', 'inherit'],
   });

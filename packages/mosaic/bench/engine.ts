@@ -216,7 +216,9 @@ const networkTotal = networks.medians.blazeface + networks.medians.facemesh + ne
 /** What ≤ 3× the floor leaves once the floor's own decode and encode and the networks are paid for. */
 const budget = 3 * floorMedian - floorMedian - networkTotal;
 const restOfRender = median(stages.total ?? []) - networkTotal - stage('decode') - stage('encode');
-const heapFlags = process.execArgv.filter((arg) => /^--(initial-old-space-size|heap-growing-percent)=/.test(arg)).join(' ');
+const heapFlags = process.execArgv
+  .filter((arg) => /^--(initial-old-space-size|heap-growing-percent)=/.test(arg))
+  .join(' ');
 const lines = [
   '<!-- engine:start -->',
   '## Art engine (`npm run bench -w packages/mosaic`)',
