@@ -13,9 +13,9 @@ import { StorageHealth } from './storage-health.js';
 import type { Backend, ConsentRecord } from './types.js';
 
 /**
- * A worker can die after recording a job's end and before deleting its photo. The queue then delivers the job
- * again (BullMQ once the dead worker's lock runs out): that delivery must delete the photo, not wait for the
- * next sweep, and must not render the job again.
+ * A worker can die after recording a job's end and before the rest of its books: the end in the job's history,
+ * the photo's deletion. The queue then delivers the job again (BullMQ once the dead worker's lock runs out):
+ * that delivery must finish them, not leave the photo to the next sweep, and must not render the job again.
  */
 
 let dataDir: string;
@@ -64,9 +64,13 @@ async function storedPhotos(): Promise<string[]> {
   return keys;
 }
 
-it('deletes the photo of a job delivered again after its end was recorded, and leaves its outcome as it was', async () => {
+it('finishes the books of a job delivered again after its end was recorded: its history, its photo; its outcome stays', async () => {
   const completed = await endedWithPhoto('completed');
   const failed = await endedWithPhoto('failed');
+  // This one's worker recorded the end in its history too, then died before deleting the photo.
+  const recorded = await endedWithPhoto('completed');
+  const end = { outcome: 'completed', errorCode: null, renderMs: 1234, at: Date.now() } as const;
+  await backend.history.recordEnd(recorded.id, end);
   const rendered: string[] = [];
   const pool: RenderPool = {
     async render(task) {
@@ -89,8 +93,7 @@ it('deletes the photo of a job delivered again after its end was recorded, and l
     concurrency: 1,
   });
   // The queue delivers both jobs again, as it does a dead worker's.
-  await backend.queue.add(completed.id);
-  await backend.queue.add(failed.id);
+  for (const { id } of [completed, failed, recorded]) await backend.queue.add(id);
   await runner.start();
 
   await vi.waitFor(async () => expect(await storedPhotos()).toEqual([]), { timeout: 5000 });
@@ -101,12 +104,19 @@ it('deletes the photo of a job delivered again after its end was recorded, and l
     resultToken: completed.token,
   });
   expect(await backend.jobs.get(failed.id)).toMatchObject({ status: 'failed', photoKey: null, errorCode: 'no_face' });
-  // The deletion log says when, for the regulator export.
-  const logged = await backend.operators.jobsOfConsents([consent.id]);
-  expect(logged.map((job) => job.photoDeletedAt)).toEqual([expect.any(Number), expect.any(Number)]);
+  // The history has each job's end, and says when its photo was deleted, for the regulator export.
+  const logged = new Map((await backend.operators.jobsOfConsents([consent.id])).map((job) => [job.jobId, job]));
+  expect(logged.get(completed.id)).toMatchObject({ outcome: 'completed', errorCode: null, renderMs: null });
+  expect(logged.get(failed.id)).toMatchObject({ outcome: 'failed', errorCode: 'no_face' });
+  // An end already recorded stays as it was.
+  expect(logged.get(recorded.id)).toMatchObject({ outcome: 'completed', renderMs: 1234, endedAt: end.at });
+  for (const job of logged.values()) {
+    expect(job.endedAt).toEqual(expect.any(Number));
+    expect(job.photoDeletedAt).toEqual(expect.any(Number));
+  }
   // The artwork stays.
   const artworks: string[] = [];
   for await (const page of backend.storage.listResults()) artworks.push(...page.map((entry) => entry.key));
-  expect(new Set(artworks)).toEqual(new Set([completed.token]));
+  expect(new Set(artworks)).toEqual(new Set([completed.token, recorded.token]));
   health.close();
 });

@@ -92,7 +92,10 @@ export class JobRunner {
     if (!job) return;
     const photoKey = job.photoKey;
     if (job.status === 'completed' || job.status === 'failed') {
-      // Delivered again after its end was recorded: the worker died before deleting the photo, which goes now.
+      // Delivered again after its end was recorded: its worker died before the rest of the job's books. The end
+      // goes into the history if it is not there yet (the first end counts), and the photo goes now.
+      const end = { outcome: job.status, errorCode: job.errorCode, renderMs: null, at: job.updatedAt };
+      await this.attempt(jobId, 'job end not recorded', () => backend.history.recordEnd(jobId, end));
       if (photoKey) await this.attempt(jobId, 'photo not deleted', () => this.dropPhoto(jobId, photoKey));
       return;
     }
