@@ -39,12 +39,17 @@ interface Side {
 interface Turns {
   wall: number[];
   cpu: number[];
-  /** Per turn pair: this side's median over the other's, in the order the turns were taken. */
-  pairs: { wall: number; cpu: number }[];
+}
+
+interface Compared {
+  before: Turns;
+  now: Turns;
+  /** Per pair of turns: now's median over before's, wall clock and CPU. */
+  ratios: Turns;
 }
 
 /** A render process per side, each on its own engine, asked in turn for a few renders. */
-async function renderTurns(sides: [Side, Side], photoFile: string, story: boolean): Promise<[Turns, Turns]> {
+async function renderTurns(sides: [Side, Side], photoFile: string, story: boolean): Promise<Compared> {
   const children: ChildProcess[] = [];
   try {
     for (const side of sides) {
@@ -63,33 +68,30 @@ async function renderTurns(sides: [Side, Side], photoFile: string, story: boolea
         child.once('exit', (code) => fail(new Error(`${side.name}'s engine exited (${code})`)));
       });
     }
-    const results: [Turns, Turns] = [
-      { wall: [], cpu: [], pairs: [] },
-      { wall: [], cpu: [], pairs: [] },
-    ];
+    const compared: Compared = {
+      before: { wall: [], cpu: [] },
+      now: { wall: [], cpu: [] },
+      ratios: { wall: [], cpu: [] },
+    };
     const turn = (index: 0 | 1) =>
-      new Promise<{ wall: number[]; cpu: number[] }>((done) => {
+      new Promise<Turns>((done) => {
         const child = children[index] as ChildProcess;
-        child.once('message', (reply: { wall: number[]; cpu: number[] }) => done(reply));
+        child.once('message', (reply: Turns) => done(reply));
         child.send(RENDERS_PER_TURN);
       });
     for (let t = 0; t < TURNS; t++) {
       // Who goes first alternates, so neither always follows the other.
       const order: (0 | 1)[] = t % 2 === 0 ? [0, 1] : [1, 0];
-      const got: { wall: number[]; cpu: number[] }[] = [];
-      for (const index of order) {
-        const reply = await turn(index);
-        got[index] = reply;
-        results[index].wall.push(...reply.wall);
-        results[index].cpu.push(...reply.cpu);
+      const got: Turns[] = [];
+      for (const index of order) got[index] = await turn(index);
+      const [before, now] = got as [Turns, Turns];
+      for (const key of ['wall', 'cpu'] as const) {
+        compared.before[key].push(...before[key]);
+        compared.now[key].push(...now[key]);
+        compared.ratios[key].push(median(now[key]) / median(before[key]));
       }
-      const [before, after] = got as [{ wall: number[]; cpu: number[] }, { wall: number[]; cpu: number[] }];
-      results[1].pairs.push({
-        wall: median(after.wall) / median(before.wall),
-        cpu: median(after.cpu) / median(before.cpu),
-      });
     }
-    return results;
+    return compared;
   } finally {
     for (const child of children) child.kill();
   }
@@ -107,7 +109,7 @@ async function main() {
     const scratch = mkdtempSync(join(tmpdir(), 'selfie-mosaic-photo-'));
     const photoFile = join(scratch, 'upload.jpg');
     writeFileSync(photoFile, photo);
-    const renders: Record<string, [Turns, Turns]> = {};
+    const renders: Record<string, Compared> = {};
     try {
       for (const story of [false, true]) {
         renders[story ? 'story' : 'alone'] = await renderTurns(sides, photoFile, story);
@@ -132,7 +134,7 @@ async function main() {
 
 function report(
   sides: [Side, Side],
-  renders: Record<string, [Turns, Turns]>,
+  renders: Record<string, Compared>,
   jobs: [JobsRound[], JobsRound[]],
   minutes: number,
 ) {
@@ -140,17 +142,17 @@ function report(
   const flags = (list: string[]) => (list.length ? list.map((f) => `\`${f}\``).join(' ') : 'none');
   const ms = (v: number) => `${v.toFixed(1)} ms`;
   const ratio = (v: number) => `× ${v.toFixed(3)}`;
-  const renderRow = (label: string, [b, n]: [Turns, Turns]) => [
+  const renderRow = (label: string, { before: b, now: n, ratios }: Compared) => [
     label,
     `${ms(median(b.wall))} → ${ms(median(n.wall))}`,
-    ratio(median(n.pairs.map((p) => p.wall))),
+    ratio(median(ratios.wall)),
     `${ms(median(b.cpu))} → ${ms(median(n.cpu))}`,
-    ratio(median(n.pairs.map((p) => p.cpu))),
+    ratio(median(ratios.cpu)),
   ];
   const of = (rounds: JobsRound[], key: keyof JobsRound) => median(rounds.map((r) => r[key] as number));
   const jobsRatios = jobs[1].map((r, i) => r.jobsPerSecond / ((jobs[0][i] as JobsRound).jobsPerSecond as number));
-  const alone = renders.alone as [Turns, Turns];
-  const renderRatio = median(alone[1].pairs.map((p) => p.wall));
+  const alone = renders.alone as Compared;
+  const renderRatio = median(alone.ratios.wall);
   const jobsRatio = median(jobsRatios);
   return [
     '## Before and after issue 14, side by side (`npm run bench:before-after -w bench`)',
@@ -166,7 +168,7 @@ function report(
       ['render', 'wall median, before → now', 'ratio (median of turn pairs)', 'CPU median, before → now', 'ratio'],
       [
         renderRow('4:5 alone (the engine bench)', alone),
-        renderRow('with the story version (a job)', renders.story as [Turns, Turns]),
+        renderRow('with the story version (a job)', renders.story as Compared),
       ],
     ),
     '',

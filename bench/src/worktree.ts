@@ -8,7 +8,6 @@ export const root = resolve(import.meta.dirname, '../..');
 
 export interface Tree {
   dir: string;
-  commit: string;
   /** V8 flags its engine bench ran with (its `packages/mosaic` bench script): as its render process ran. */
   engineFlags: string[];
   /** Node flags `npm start` gave its server process (its `scripts/start.sh`). */
@@ -18,16 +17,15 @@ export interface Tree {
 
 const V8_HEAP_FLAG = /--(initial-old-space-size|heap-growing-percent|max-semi-space-size)=\d+/g;
 
-function flagsIn(file: string): string[] {
-  return existsSync(file) ? (readFileSync(file, 'utf8').match(V8_HEAP_FLAG) ?? []) : [];
-}
+const heapFlags = (text: string): string[] => text.match(V8_HEAP_FLAG) ?? [];
 
 /** The flags a tree's engine bench and server start were given. */
 export function flagsOf(dir: string): Pick<Tree, 'engineFlags' | 'serverFlags'> {
   const scripts = JSON.parse(readFileSync(join(dir, 'packages/mosaic/package.json'), 'utf8')).scripts ?? {};
+  const start = join(dir, 'scripts/start.sh');
   return {
-    engineFlags: (String(scripts.bench ?? '').match(V8_HEAP_FLAG) ?? []) as string[],
-    serverFlags: flagsIn(join(dir, 'scripts/start.sh')),
+    engineFlags: heapFlags(String(scripts.bench ?? '')),
+    serverFlags: existsSync(start) ? heapFlags(readFileSync(start, 'utf8')) : [],
   };
 }
 
@@ -81,7 +79,7 @@ export function checkOut(commit: string): Tree {
       cwd: dir,
       stdio: 'inherit',
     });
-    return { dir, commit, ...flagsOf(dir), remove };
+    return { dir, ...flagsOf(dir), remove };
   } catch (error) {
     remove();
     throw error;

@@ -196,8 +196,8 @@ function sampleAffine(
   const lastX = width - 1;
   const lastY = height - 1;
   const row = width * 3;
-  // The points' offsets within a pixel, and each row's share of the affine map, worked out once.
-  const within = subPixelOffsets(k);
+  // Where the k points sit across a pixel, and each row's share of the affine map, worked out once.
+  const within = Float64Array.from({ length: k }, (_, i) => (i + 0.5) / k);
   let o = 0;
   for (let v = 0; v < outHeight; v++) {
     for (let u = 0; u < outWidth; u++) {
@@ -262,18 +262,6 @@ function sampleAffine(
     }
   }
   return out;
-}
-
-const offsetsByCount = new Map<number, Float64Array>();
-
-/** Where k points sit across a pixel: (i + 0.5) / k for i < k. */
-function subPixelOffsets(k: number): Float64Array {
-  let offsets = offsetsByCount.get(k);
-  if (!offsets) {
-    offsets = Float64Array.from({ length: k }, (_, i) => (i + 0.5) / k);
-    offsetsByCount.set(k, offsets);
-  }
-  return offsets;
 }
 
 /**
