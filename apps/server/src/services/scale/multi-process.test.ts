@@ -215,9 +215,11 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
   // Each artwork is two files: the post and its story version.
   expect(readdirSync(path.join(storageDir, 'results')).length).toBe(2 * JOBS);
   expect(readdirSync(path.join(storageDir, 'photos'))).toEqual([]);
-  // The job the killed worker was rendering came back (BullMQ's stalled check) and counted the lost attempt.
+  // The killed worker (one render at a time) had one job: either it was rendering it, and the job came back
+  // (BullMQ's stalled check) counting the lost attempt, or it had just recorded it completed (the unlogged
+  // job above), and the stalled retry found it so without a new attempt.
   const { rows } = await db.query<{ n: string }>('SELECT COUNT(*) AS n FROM jobs WHERE attempts >= 2');
   await db.end();
-  expect(Number(rows[0]?.n)).toBeGreaterThanOrEqual(1);
+  expect(Number(rows[0]?.n) + unlogged.length).toBeGreaterThanOrEqual(1);
   console.log(`multi-process: ${JOBS} jobs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }, 1_200_000);
