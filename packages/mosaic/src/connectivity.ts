@@ -1,3 +1,4 @@
+import type { Window } from './geometry.js';
 import { scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
 
@@ -8,15 +9,18 @@ import type { Seeds } from './seeds.js';
  * Works on runs (a row's stretch of one label) joined with the runs they touch in the row above
  * by union–find, so it costs one pass over the pixels. Pieces are numbered in the order of their
  * first pixel; a speck joins the piece left of its first pixel (above it, at the left edge).
- * The tile ids replace the labels in place.
+ * The tile ids replace the labels in place, inside `region` (default: the whole image) only:
+ * pixels outside it are neither read nor written.
  */
 export function enforceConnectivity(
   labels: Int32Array,
   width: number,
   height: number,
   seeds: Seeds,
+  region: Window = { left: 0, top: 0, right: width, bottom: height },
 ): { labels: Int32Array; origin: Int32Array; count: number } {
-  const n = width * height;
+  const { left, top, right, bottom } = region;
+  const n = (right - left) * (bottom - top);
   // Runs are stored in raster order. A tile row is several pixels long, so room for one run in
   // eight pixels is usually plenty; the arrays double when it is not.
   let capacity = Math.ceil(n / 8);
@@ -45,14 +49,14 @@ export function enforceConnectivity(
     }
     return root;
   };
-  for (let y = 0; y < height; y++) {
+  for (let y = top; y < bottom; y++) {
     const row = y * width;
     const first = runs;
     let above = previousFirst;
-    for (let x = 0; x < width; ) {
+    for (let x = left; x < right; ) {
       const label = labels[row + x] as number;
       let end = x + 1;
-      while (end < width && labels[row + end] === label) end++;
+      while (end < right && labels[row + end] === label) end++;
       if (runs === capacity) grow();
       const run = runs++;
       runStart[run] = row + x;
@@ -91,7 +95,11 @@ export function enforceConnectivity(
       const start = runStart[run] as number;
       const label = labels[start] as number;
       const adjacent =
-        start % width > 0 ? (out[start - 1] as number) : start >= width ? (out[start - width] as number) : -1;
+        start % width > left
+          ? (out[start - 1] as number)
+          : start >= (top + 1) * width
+            ? (out[start - width] as number)
+            : -1;
       const spacing = label >= 0 ? (seeds.size[label] as number) / 2 : 0;
       const speck = label < 0 || (size[root] as number) < Math.max(3, 0.3 * spacing * spacing);
       if (speck && adjacent >= 0) {

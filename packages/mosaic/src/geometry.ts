@@ -4,6 +4,14 @@ export interface Point {
   y: number;
 }
 
+/** A rectangle by its edges, right and bottom exclusive, in some image's pixel coordinates. */
+export interface Window {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
 /** An axis-aligned rectangle in some image's pixel coordinates. */
 export interface Box {
   x: number;

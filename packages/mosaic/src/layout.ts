@@ -18,6 +18,14 @@ export const LAYOUT = {
   faceCentreY: 0.4,
 } as const;
 
+/** The part of the 4:5 artwork its frame leaves open, right and bottom exclusive. */
+export const POST_WINDOW = {
+  left: LAYOUT.border,
+  top: LAYOUT.border,
+  right: LAYOUT.width - LAYOUT.border,
+  bottom: LAYOUT.height - LAYOUT.band,
+} as const;
+
 /**
  * The 9:16 story version: the 4:5 canvas sits `offset` pixels down a 1080×1920 canvas, the pattern
  * continues above it, the wordmark band becomes a bar across at the 4:5's band, and below the bar

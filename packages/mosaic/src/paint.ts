@@ -1,17 +1,9 @@
 import { nearestColour, type Palette, parseHex } from './colour.js';
-import type { Point } from './geometry.js';
+import type { Point, Window } from './geometry.js';
 import { LAYOUT } from './layout.js';
 import { patternIndex } from './pattern.js';
 import { scratch } from './scratch.js';
 import type { Tiles } from './superpixels.js';
-
-/** The part of the artwork that shows, right and bottom exclusive (the frame covers the rest). */
-export interface Window {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
 
 export interface PaintStyle {
   portrait: Palette;

@@ -1,3 +1,4 @@
+import type { Window } from './geometry.js';
 import { scratch } from './scratch.js';
 import { type Centres, CORNER, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
@@ -38,6 +39,9 @@ function misfit(centres: Float32Array, t: number, px: number, py: number, m: num
  * takes the tile that fits it best by position (in the tile's own square metric) and person mask,
  * so joints run as the straight sides of cut stones instead of 2-pixel stairs. Colour chose the
  * tiles at half resolution already; here it would only fray the sides.
+ *
+ * Only the half-resolution `region` is upsampled (its edges count as the image's); the artwork
+ * pixels outside it are set to `outside`.
  */
 export function refineToFull(
   half: WorkingImage,
@@ -45,22 +49,25 @@ export function refineToFull(
   c: Centres,
   width: number,
   height: number,
+  region: Window = { left: 0, top: 0, right: half.width, bottom: half.height },
+  outside = 0,
 ): Uint16Array {
   const hw = half.width;
-  const hh = half.height;
+  const { left: x0, top: y0, right: x1, bottom: y1 } = region;
   const labels = scratch('labels', Uint16Array, width * height);
+  fillOutside(labels, width, height, region, outside);
   // A 2×2 block's rows start at even indices, so with an even width each row of the block is one
   // 32-bit word of two equal halves (the same on either byte order).
   const pairs = width % 2 === 0 ? new Uint32Array(labels.buffer, 0, (width * height) >> 1) : undefined;
   const { mask } = half;
   const centres = pack(c);
-  for (let hy = 0; hy < hh; hy++) {
-    const up = Math.max(0, hy - 1) * hw;
+  for (let hy = y0; hy < y1; hy++) {
+    const up = Math.max(y0, hy - 1) * hw;
     const row = hy * hw;
-    const down = Math.min(hh - 1, hy + 1) * hw;
-    for (let hx = 0; hx < hw; hx++) {
-      const left = hx > 0 ? hx - 1 : 0;
-      const right = hx + 1 < hw ? hx + 1 : hx;
+    const down = Math.min(y1 - 1, hy + 1) * hw;
+    for (let hx = x0; hx < x1; hx++) {
+      const left = hx > x0 ? hx - 1 : x0;
+      const right = hx + 1 < x1 ? hx + 1 : hx;
       const t = halfLabels[row + hx] as number;
       const o = hy * 2 * width + hx * 2;
       const n3 = halfLabels[row + left] as number;
@@ -117,4 +124,18 @@ export function refineToFull(
     }
   }
   return labels;
+}
+
+/** Sets the artwork pixels outside the half-resolution `region` to `value`. */
+function fillOutside(labels: Uint16Array, width: number, height: number, region: Window, value: number): void {
+  const top = Math.min(height, region.top * 2);
+  const bottom = Math.min(height, region.bottom * 2);
+  const left = Math.min(width, region.left * 2);
+  const right = Math.min(width, region.right * 2);
+  labels.fill(value, 0, top * width);
+  for (let y = top; y < bottom; y++) {
+    labels.fill(value, y * width, y * width + left);
+    labels.fill(value, y * width + right, (y + 1) * width);
+  }
+  labels.fill(value, bottom * width, height * width);
 }

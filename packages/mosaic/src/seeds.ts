@@ -1,5 +1,5 @@
 import { type SizeMap, TILE_SIZES } from './detail.js';
-import type { Point } from './geometry.js';
+import type { Point, Window } from './geometry.js';
 import { cellCentre, GUIDE_CELL, type Guides } from './guides.js';
 import { forEachRingPlace } from './pattern.js';
 import { scratch } from './scratch.js';
@@ -68,6 +68,9 @@ const BUCKET = 16;
  * the background on concentric rings around the face (opus tessellatum); then a tessera in every
  * hole large enough for one. A place is taken only if it keeps clear of every tessera laid
  * before it. The visitor's stones are then settled against their neighbours (`settle.ts`).
+ *
+ * Only the part of the artwork `within` shows (default: all of it): a stone is laid only where it
+ * reaches into that part.
  */
 export function placeSeeds(
   map: SizeMap,
@@ -77,8 +80,11 @@ export function placeSeeds(
   height: number,
   centre: Point,
   random: () => number,
+  within: Window = { left: 0, top: 0, right: width, bottom: height },
 ): Seeds {
   const laid = new Layer(width, height);
+  const reaches = (x: number, y: number, size: number) =>
+    x > within.left - size && x < within.right + size && y > within.top - size && y < within.bottom + size;
   const { width: gw, height: gh, nearX, nearY, distance, tangentX, tangentY } = guides;
   const personAt = (x: number, y: number) => {
     const gx = Math.min(gw - 1, Math.max(0, Math.floor(x / map.cell)));
@@ -108,7 +114,7 @@ export function placeSeeds(
       const x = qx + nx * r;
       const y = qy + ny * r;
       if (Math.abs(x - px) > NEAR_ROW || Math.abs(y - py) > NEAR_ROW) continue;
-      if (x < 0 || y < 0 || x >= width || y >= height) continue;
+      if (x < 0 || y < 0 || x >= width || y >= height || !reaches(x, y, size)) continue;
       // The place must lie in the same guide's territory and on the same side of the silhouette.
       const tx = Math.min(gw - 1, Math.floor(x / map.cell));
       const ty = Math.min(gh - 1, Math.floor(y / map.cell));
@@ -156,7 +162,7 @@ export function placeSeeds(
   forEachRingPlace(centre, ring, { left: 0, top: 0, right: width, bottom: height }, random, (x, y, cos, sin) => {
     const cx = Math.min(width - 1, Math.max(0, x));
     const cy = Math.min(height - 1, Math.max(0, y));
-    if (!personAt(cx, cy)) laid.tryAdd(cx, cy, ring, 0, 0, cos, sin, SPACING, ALONG);
+    if (reaches(cx, cy, ring) && !personAt(cx, cy)) laid.tryAdd(cx, cy, ring, 0, 0, cos, sin, SPACING, ALONG);
   });
 
   // Holes where rows met at an angle or ran out.
@@ -170,6 +176,7 @@ export function placeSeeds(
       // Stones from 13 px up are looked for on every other cell: a hole one fits in spans several.
       if (size >= 13 && ((gx | gy) & 1) === 1) continue;
       const x = cellCentre(gx);
+      if (!reaches(x, y, size)) continue;
       let cos: number;
       let sin: number;
       if (person) {

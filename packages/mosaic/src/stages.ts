@@ -18,7 +18,7 @@ import {
 import { sobel } from './gradient.js';
 import { buildGuides, GUIDE_CELL } from './guides.js';
 import { type DetectedFace, type Landmarks, mapLandmarks } from './landmarks.js';
-import { LAYOUT } from './layout.js';
+import { LAYOUT, POST_WINDOW } from './layout.js';
 import { detectFaces, segmentPerson } from './models.js';
 import { type PaintStyle, paintTiles } from './paint.js';
 import { type ModelMask, personProbability } from './person-mask.js';
@@ -122,6 +122,19 @@ export async function segment({ half }: Framed): Promise<ModelMask> {
   return { mask: await segmentPerson(input), width: MASK_SIZE, height: MASK_SIZE };
 }
 
+/**
+ * Tiles are settled and cut only where the frame's window shows them, and this far beyond it
+ * (artwork pixels): the joints and bevels at the window's edges look two pixels past it
+ * (`paint.ts`). Under the rest of the frame, 14 % of the canvas, nothing would show.
+ */
+const CUT_MARGIN = 4;
+const CUT = {
+  left: POST_WINDOW.left - CUT_MARGIN,
+  top: POST_WINDOW.top - CUT_MARGIN,
+  right: POST_WINDOW.right + CUT_MARGIN,
+  bottom: POST_WINDOW.bottom + CUT_MARGIN,
+};
+
 /** Tesserae sized by the detail map, laid in rows along the figure's lines and the background's rings. */
 export function tessellate({ framing, from, half, landmarks }: Framed, person: ModelMask, random: () => number): Tiles {
   const { width, height } = LAYOUT;
@@ -132,9 +145,9 @@ export function tessellate({ framing, from, half, landmarks }: Framed, person: M
   const gradient = sobel(quarterLuma, quarter.width, quarter.height, 'quarter-luma');
   const sizeMap = buildSizeMap(gradient.magnitude, quarter.mask, quarter.width, quarter.height, GUIDE_CELL, landmarks);
   const guides = buildGuides(gradient, quarter.mask, quarter.width, quarter.height, landmarks);
-  const seeds = placeSeeds(sizeMap, guides, quarter.mask, width, height, framing.target, random);
+  const seeds = placeSeeds(sizeMap, guides, quarter.mask, width, height, framing.target, random, CUT);
   const working = { ...half, rgb: half.data, mask: halfMask, lab: quarter.lab, labWidth: quarter.width };
-  return buildTiles(working, seeds, width, height);
+  return buildTiles(working, seeds, width, height, CUT);
 }
 
 /** The painted artwork (RGB, inside the frame's window only) and the frame that goes over it. */
@@ -155,6 +168,15 @@ export async function paint(
   if (!open) throw new Error('the frame has no window');
   // Under the opaque frame nothing painted would show.
   const window = { left: overlay.innerLeft, top: open.top, right: overlay.innerRight, bottom: open.bottom };
+  const { cut } = tiles;
+  if (
+    window.left - 2 < cut.left ||
+    window.top - 2 < cut.top ||
+    window.right + 2 > cut.right ||
+    window.bottom + 2 > cut.bottom
+  ) {
+    throw new Error("the frame's window reaches beyond the tiles cut");
+  }
   const style = {
     portrait: palettes(art).portrait,
     pattern: palettes(art)[variant],

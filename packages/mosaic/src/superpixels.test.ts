@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { Window } from './geometry.js';
 import { sobel } from './gradient.js';
 import { buildGuides, GUIDE_CELL } from './guides.js';
 import type { Landmarks } from './landmarks.js';
 import { createRandom } from './random.js';
 import { placeSeeds } from './seeds.js';
-import { buildTiles, quarterOf } from './superpixels.js';
+import { buildTiles, NO_TILE, quarterOf } from './superpixels.js';
 
 /**
  * The tessellation on a synthetic picture: a dark and a light half meeting on a slanted edge,
@@ -47,8 +48,10 @@ function scene() {
   for (let i = 0; i < luma.length; i++) luma[i] = quarter.lab[i * 3] as number;
   const map = { sizes: new Float32Array(gw * gh).fill(size), width: gw, height: gh, cell: GUIDE_CELL };
   const guides = buildGuides(sobel(luma, gw, gh, 'test-luma'), quarter.mask, gw, gh, faceAway);
-  const seeds = placeSeeds(map, guides, quarter.mask, width, height, { x: width / 2, y: height / 2 }, createRandom(1));
-  return { half, seeds, tiles: buildTiles(half, seeds, width, height) };
+  const lay = (within?: Window) =>
+    placeSeeds(map, guides, quarter.mask, width, height, { x: width / 2, y: height / 2 }, createRandom(1), within);
+  const seeds = lay();
+  return { half, seeds, lay, tiles: buildTiles(half, seeds, width, height) };
 }
 
 /** Each tile's pixels as (x, y) lists. */
@@ -142,5 +145,56 @@ describe('tessellation', () => {
       seen[t] = 1;
     }
     expect(seen.every((v) => v === 1)).toBe(true);
+  });
+});
+
+describe('buildTiles within a part of the artwork', () => {
+  const within = { left: 40, top: 30, right: 280, bottom: 200 };
+  const inside = (x: number, y: number, margin: number) =>
+    x >= within.left + margin && x < within.right - margin && y >= within.top + margin && y < within.bottom - margin;
+
+  it('lays only the stones that reach into it', () => {
+    const { seeds: all, lay } = scene();
+    const seeds = lay(within);
+    expect(seeds.count).toBeLessThan(all.count);
+    for (let s = 0; s < seeds.count; s++) {
+      // Laid within a size of it; settling moves a stone by less than another.
+      const reach = 2 * (seeds.size[s] as number);
+      const x = seeds.x[s] as number;
+      const y = seeds.y[s] as number;
+      expect(x > within.left - reach && x < within.right + reach).toBe(true);
+      expect(y > within.top - reach && y < within.bottom + reach).toBe(true);
+    }
+  });
+
+  it('cuts tiles there only, and there the very tiles the whole cut gives', () => {
+    const { half, seeds } = scene();
+    // Both cuts share their scratch labels: the whole one is copied before the part is cut.
+    const whole = buildTiles(half, seeds, width, height);
+    const wholeLabels = whole.labels.slice(0, width * height);
+    const part = buildTiles(half, seeds, width, height, within);
+    expect(part.cut).toEqual(within);
+    expect(part.count).toBeLessThan(whole.count);
+    let compared = 0;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const t = part.labels[y * width + x] as number;
+        if (!inside(x, y, 0)) {
+          expect(t).toBe(NO_TILE);
+          continue;
+        }
+        expect(t).toBeLessThan(part.count);
+        // Two tiles in from the edge every tile lies wholly inside: its pixels, colour and centre are the same.
+        if (!inside(x, y, 2 * size)) continue;
+        const w = wholeLabels[y * width + x] as number;
+        expect([part.x[t], part.y[t], ...part.lab.subarray(t * 3, t * 3 + 3)]).toEqual([
+          whole.x[w],
+          whole.y[w],
+          ...whole.lab.subarray(w * 3, w * 3 + 3),
+        ]);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000);
   });
 });

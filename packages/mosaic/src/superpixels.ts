@@ -1,5 +1,6 @@
 import { imageToLab } from './colour.js';
 import { enforceConnectivity } from './connectivity.js';
+import type { Window } from './geometry.js';
 import { refineToFull } from './refine.js';
 import { scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
@@ -24,10 +25,18 @@ export type { WorkingImage } from './slic-metric.js';
  */
 const WINDOW = 0.72;
 
+/** The label of artwork pixels outside the part cut into tiles. */
+export const NO_TILE = 0xffff;
+
 export interface Tiles {
   count: number;
-  /** Tile index of every artwork pixel (a few thousand tiles: 16 bits are plenty). */
+  /**
+   * Tile index of every artwork pixel inside `cut` (a few thousand tiles: 16 bits are plenty),
+   * NO_TILE outside it.
+   */
   labels: Uint16Array;
+  /** The part of the artwork cut into tiles, artwork pixels. */
+  cut: Window;
   /** Mean person probability of each tile (0–1). */
   person: Float32Array;
   /** 1 for the background tiles of the row outlining the figure. */
@@ -44,13 +53,24 @@ export interface Tiles {
   lab: Float32Array;
 }
 
-export function buildTiles(half: WorkingImage, seeds: Seeds, width: number, height: number): Tiles {
-  const raw = assign(half, seeds, centresOf(half, seeds));
-  const { labels: halfLabels, origin, count } = enforceConnectivity(raw, half.width, half.height, seeds);
-  // Tiles are at least 7.5 px across, so a 1080×1350 artwork has far fewer than 65,536.
-  if (count > 0xffff) throw new Error(`${count} tiles do not fit 16-bit labels`);
-  const centres = measure(half, halfLabels, count, origin, seeds);
-  const labels = refineToFull(half, halfLabels, centres, width, height);
+/**
+ * The tiles of the seeds, cut from the artwork's part `within` only (default: all of it); the
+ * seeds whose stones lie wholly outside it make no tile.
+ */
+export function buildTiles(
+  half: WorkingImage,
+  seeds: Seeds,
+  width: number,
+  height: number,
+  within: Window = { left: 0, top: 0, right: width, bottom: height },
+): Tiles {
+  const region = halfOf(within, half.width, half.height);
+  const raw = assign(half, seeds, centresOf(half, seeds), region);
+  const { labels: halfLabels, origin, count } = enforceConnectivity(raw, half.width, half.height, seeds, region);
+  // Tiles are at least 7.5 px across, so a 1080×1350 artwork has far fewer than 65,535.
+  if (count >= NO_TILE) throw new Error(`${count} tiles do not fit 16-bit labels`);
+  const centres = measure(half, halfLabels, count, origin, seeds, region);
+  const labels = refineToFull(half, halfLabels, centres, width, height, region, NO_TILE);
   const spacing = new Float32Array(count);
   const outline = new Uint8Array(count);
   const x = new Float32Array(count);
@@ -66,7 +86,23 @@ export function buildTiles(half: WorkingImage, seeds: Seeds, width: number, heig
     lab[t * 3 + 1] = centres.a[t] as number;
     lab[t * 3 + 2] = centres.b[t] as number;
   }
-  return { count, labels, person: centres.m, outline, spacing, x, y, cos: centres.cos, sin: centres.sin, lab };
+  const cut = {
+    left: region.left * 2,
+    top: region.top * 2,
+    right: Math.min(width, region.right * 2),
+    bottom: Math.min(height, region.bottom * 2),
+  };
+  return { count, labels, cut, person: centres.m, outline, spacing, x, y, cos: centres.cos, sin: centres.sin, lab };
+}
+
+/** The half-resolution pixels that cover the artwork's part `within`, inside the half image. */
+function halfOf({ left, top, right, bottom }: Window, width: number, height: number): Window {
+  return {
+    left: Math.max(0, Math.floor(left / 2)),
+    top: Math.max(0, Math.floor(top / 2)),
+    right: Math.min(width, Math.ceil(right / 2)),
+    bottom: Math.min(height, Math.ceil(bottom / 2)),
+  };
 }
 
 /**
@@ -114,20 +150,20 @@ export function quarterOf(
   return { width: qw, height: qh, lab, mask: quarterMask };
 }
 
-/** A seed's search window: whole pixels within `r` of its centre, inside the image. */
-interface Window {
+/** A seed's search window: whole pixels within `r` of its centre, inside the region cut. */
+interface SearchWindow {
   x0: number;
   x1: number;
   y0: number;
   y1: number;
 }
 
-function windowAround(cx: number, cy: number, r: number, width: number, height: number): Window {
+function windowAround(cx: number, cy: number, r: number, { left, top, right, bottom }: Window): SearchWindow {
   return {
-    x0: Math.max(0, Math.ceil(cx - r)),
-    x1: Math.min(width - 1, Math.floor(cx + r)),
-    y0: Math.max(0, Math.ceil(cy - r)),
-    y1: Math.min(height - 1, Math.floor(cy + r)),
+    x0: Math.max(left, Math.ceil(cx - r)),
+    x1: Math.min(right - 1, Math.floor(cx + r)),
+    y0: Math.max(top, Math.ceil(cy - r)),
+    y1: Math.min(bottom - 1, Math.floor(cy + r)),
   };
 }
 
@@ -160,7 +196,7 @@ function centresOf(half: WorkingImage, seeds: Seeds): Centres {
  * Chebyshev distance, person mask and, for the visitor's tiles, colour, so tiles stay square
  * along their rows and still keep to the photo's strong edges.
  */
-function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
+function assign(half: WorkingImage, seeds: Seeds, c: Centres, region: Window): Int32Array {
   const { width, height, lab, mask, labWidth } = half;
   const n = width * height;
   const labels = scratch('cluster-labels', Int32Array, n).fill(-1);
@@ -176,7 +212,7 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
     const inv = c.inverseSize[s] as number;
     const cos = (c.cos[s] as number) * inv;
     const sin = (c.sin[s] as number) * inv;
-    const { x0, x1, y0, y1 } = windowAround(cx, cy, WINDOW / inv, width, height);
+    const { x0, x1, y0, y1 } = windowAround(cx, cy, WINDOW / inv, region);
     for (let y = y0; y <= y1; y++) {
       const dy = y - cy;
       // u and v (in tile spacings) change by cos and −sin per pixel along the row.
@@ -206,20 +242,27 @@ function assign(half: WorkingImage, seeds: Seeds, c: Centres): Int32Array {
   return labels;
 }
 
-function measure(half: WorkingImage, labels: Int32Array, count: number, origin: Int32Array, seeds: Seeds): Centres {
+function measure(
+  half: WorkingImage,
+  labels: Int32Array,
+  count: number,
+  origin: Int32Array,
+  seeds: Seeds,
+  { left, top, right, bottom }: Window,
+): Centres {
   const sums = scratch('tile-sums', Float64Array, count * 7).fill(0);
-  const { width, height, rgb, mask } = half;
+  const { width, rgb, mask } = half;
   // Row by row in runs of one tile: the sums are added to the tile's once per run.
-  for (let y = 0; y < height; y++) {
+  for (let y = top; y < bottom; y++) {
     const row = y * width;
-    for (let x = 0; x < width; ) {
+    for (let x = left; x < right; ) {
       const t = labels[row + x] as number;
       let r = 0;
       let g = 0;
       let b = 0;
       let m = 0;
       let end = x;
-      for (let i = row + x; end < width && labels[i] === t; end++, i++) {
+      for (let i = row + x; end < right && labels[i] === t; end++, i++) {
         r += rgb[i * 3] as number;
         g += rgb[i * 3 + 1] as number;
         b += rgb[i * 3 + 2] as number;
