@@ -1,7 +1,7 @@
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RgbImage } from './decode.js';
-import { loadHuman, readModelArtifacts, SELFIE_MODEL, segmentPerson } from './models.js';
+import { detectFaces, loadFaceModels, loadHuman, readModelArtifacts, SELFIE_MODEL, segmentPerson } from './models.js';
 import { closeCrop, PORTRAIT_NAMES, portrait } from './testing/photos.js';
 
 /** A photo squeezed to the selfie model's 256×256, as the segment stage hands it over. */
@@ -34,5 +34,40 @@ describe('segmentPerson with the fused selfie model', () => {
     expect(largest).toBeLessThanOrEqual(1);
     // Summing the bias first rounds differently now and then; a wrong fusion moves most of the mask.
     expect(moved / values).toBeLessThan(1e-4);
+  });
+});
+
+/** A photo at the detectors' size (long side 800 px), as the detect stage hands it over. */
+async function detectorInput(photo: Buffer): Promise<RgbImage> {
+  const { data, info } = await sharp(photo)
+    .resize(800, 800, { fit: 'inside' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height };
+}
+
+describe('detectFaces', () => {
+  /** How many times FaceMesh reads a face in the photo, and the faces found. */
+  async function readings(name: string) {
+    const { facemesh } = await loadFaceModels();
+    const execute = vi.spyOn(facemesh, 'execute');
+    try {
+      const faces = await detectFaces(await detectorInput(await portrait(name)));
+      return { reads: execute.mock.calls.length, faces: faces.length };
+    } finally {
+      execute.mockRestore();
+    }
+  }
+
+  // BlazeFace's eye keypoints tilt sample 6's upright head by 6.8°; cut level, FaceMesh agrees at once.
+  it.each(['sample3', 'sample6'])('reads the upright face in %s once', async (name) => {
+    expect(await readings(name)).toEqual({ reads: 1, faces: 1 });
+  });
+
+  it('reads a head tilted 45° (sample 1) again, turned by its own roll', async () => {
+    const { reads, faces } = await readings('sample1');
+    expect(faces).toBe(1);
+    expect(reads).toBeGreaterThanOrEqual(2);
   });
 });

@@ -128,7 +128,7 @@ const WALLS: Record<string, [number, number, number, number][]> = {
   // The white wall above the raised arm.
   sample2: [[380, 10, 470, 60]],
   // The wooden door beside the hair.
-  sample6: [[120, 200, 185, 550]],
+  sample6: [[120, 200, 170, 550]],
 };
 const KEPT: Record<string, [number, number, number, number][]> = {
   // Dark hair on the crown and the ponytail, against dark wooden slats.
