@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { type Art, type ArtVariantName, perArt } from './art.js';
-import { LAYOUT, STORY_LAYOUT } from './layout.js';
+import { LAYOUT, POST_WINDOW, STORY_LAYOUT } from './layout.js';
 
 /**
  * The campaign frame: a border in the variant's frame colour with a fine accent line, and a band
@@ -54,7 +54,7 @@ function shapeOf(format: FrameFormat) {
     return {
       width: LAYOUT.width,
       height: LAYOUT.height,
-      windows: [{ top: border, bottom: bandTop }],
+      windows: [{ top: POST_WINDOW.top, bottom: POST_WINDOW.bottom }],
       // The band's lower part is the frame's bottom edge: the text sits in the rest.
       text: { top: bandTop, height: band - border / 2 },
     };

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
-import type { RgbImage } from './decode.js';
+import { openPhoto, type RgbImage } from './decode.js';
 import { detectFaces, loadFaceModels, loadHuman, readModelArtifacts, SELFIE_MODEL, segmentPerson } from './models.js';
 import { closeCrop, PORTRAIT_NAMES, portrait } from './testing/photos.js';
 
@@ -37,14 +37,9 @@ describe('segmentPerson with the fused selfie model', () => {
   });
 });
 
-/** A photo at the detectors' size (long side 800 px), as the detect stage hands it over. */
+/** A photo as the detect stage gets it: decoded upright at the detectors' size (long side 800 px at most). */
 async function detectorInput(photo: Buffer): Promise<RgbImage> {
-  const { data, info } = await sharp(photo)
-    .resize(800, 800, { fit: 'inside' })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data), width: info.width, height: info.height };
+  return (await openPhoto(photo)).at(800);
 }
 
 describe('detectFaces', () => {

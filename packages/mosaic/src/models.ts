@@ -362,6 +362,11 @@ async function meshFaces(
     let landmarks: Landmarks | undefined;
     for (let pass = 0; pass < MESH_PASSES; pass++) {
       mesh = await readMesh(tf, facemesh, image, crop);
+      // A face FaceMesh is unsure of cut level gets the detector's own turn, as it always had.
+      if (!mesh && crop !== detected && pass === 0) {
+        crop = detected;
+        mesh = await readMesh(tf, facemesh, image, crop);
+      }
       if (!mesh) break;
       landmarks = landmarksOf(mesh);
       const roll = eyeRoll(landmarks);

@@ -92,6 +92,16 @@ export function paintTiles(
   random: () => number,
   window: Window,
 ): { rgb: Uint8Array; colours: Uint8Array; personTiles: number; look: TileLook } {
+  // drawTiles reads the labels two pixels around the window: those must all be tiles.
+  const { cut } = tiles;
+  if (
+    window.left - 2 < cut.left ||
+    window.top - 2 < cut.top ||
+    window.right + 2 > cut.right ||
+    window.bottom + 2 > cut.bottom
+  ) {
+    throw new Error('the window reaches beyond the tiles cut');
+  }
   const look = lookOfTiles(tiles, style, centre, random);
   const out = scratch('painted', Uint8Array, width * height * 3);
   drawTiles(tiles.labels, width, height, look, window, out);

@@ -2,6 +2,9 @@ import type { Window } from './geometry.js';
 import { scratch } from './scratch.js';
 import { type Centres, CORNER, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
+/** The label of artwork pixels outside the part cut into tiles. */
+export const NO_TILE = 0xffff;
+
 /** Floats per tile in the packed centres: x, y, person share, row cos and sin / size. */
 const STRIDE = 5;
 
@@ -41,7 +44,7 @@ function misfit(centres: Float32Array, t: number, px: number, py: number, m: num
  * tiles at half resolution already; here it would only fray the sides.
  *
  * Only the half-resolution `region` is upsampled (its edges count as the image's); the artwork
- * pixels outside it are set to `outside`.
+ * pixels outside it are NO_TILE.
  */
 export function refineToFull(
   half: WorkingImage,
@@ -50,12 +53,10 @@ export function refineToFull(
   width: number,
   height: number,
   region: Window = { left: 0, top: 0, right: half.width, bottom: half.height },
-  outside = 0,
 ): Uint16Array {
   const hw = half.width;
   const { left: x0, top: y0, right: x1, bottom: y1 } = region;
   const labels = scratch('labels', Uint16Array, width * height);
-  fillOutside(labels, width, height, region, outside);
   // A 2×2 block's rows start at even indices, so with an even width each row of the block is one
   // 32-bit word of two equal halves (the same on either byte order).
   const pairs = width % 2 === 0 ? new Uint32Array(labels.buffer, 0, (width * height) >> 1) : undefined;
@@ -123,6 +124,8 @@ export function refineToFull(
       }
     }
   }
+  // After the blocks: with an odd width a row's last block reaches into the next row's first pixel.
+  fillOutside(labels, width, height, region, NO_TILE);
   return labels;
 }
 

@@ -61,7 +61,7 @@ export interface RenderDetails extends RenderResult {
   personTiles: number;
   /** Palette index of each tile. */
   colours: Uint8Array;
-  /** Tile index of every artwork pixel. */
+  /** Tile index of every artwork pixel the tiles were cut for (around the frame's window), NO_TILE elsewhere. */
   labels: Uint16Array;
   /** Mean person probability of each tile: 0.5 or more is painted from the portrait palette. */
   personByTile: Float32Array;

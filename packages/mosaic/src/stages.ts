@@ -123,9 +123,13 @@ export async function segment({ half }: Framed): Promise<ModelMask> {
 }
 
 /**
- * Tiles are settled and cut only where the frame's window shows them, and this far beyond it
- * (artwork pixels): the joints and bevels at the window's edges look two pixels past it
- * (`paint.ts`). Under the rest of the frame, 14 % of the canvas, nothing would show.
+ * Stones are laid and tiles cut only where the frame's window shows them (the frame covers 14 % of
+ * the canvas), and this far beyond it, artwork pixels: the joints and bevels at the window's edge
+ * look two pixels past it (`paint.ts`), and the joint redraw treats the cut's outermost half-size
+ * pixel as an image edge. A tile across the window's edge takes its colour, light and person share
+ * from its part inside the cut, about the part that shows; a stone under the frame no longer holds
+ * its visible neighbours' places while they are laid and settled, so the rows along the window's
+ * edge differ from a whole-canvas cut's, as any other laying would.
  */
 const CUT_MARGIN = 4;
 const CUT = {
@@ -168,15 +172,6 @@ export async function paint(
   if (!open) throw new Error('the frame has no window');
   // Under the opaque frame nothing painted would show.
   const window = { left: overlay.innerLeft, top: open.top, right: overlay.innerRight, bottom: open.bottom };
-  const { cut } = tiles;
-  if (
-    window.left - 2 < cut.left ||
-    window.top - 2 < cut.top ||
-    window.right + 2 > cut.right ||
-    window.bottom + 2 > cut.bottom
-  ) {
-    throw new Error("the frame's window reaches beyond the tiles cut");
-  }
   const style = {
     portrait: palettes(art).portrait,
     pattern: palettes(art)[variant],

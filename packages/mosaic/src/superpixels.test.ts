@@ -197,4 +197,19 @@ describe('buildTiles within a part of the artwork', () => {
     }
     expect(compared).toBeGreaterThan(10_000);
   });
+
+  it('cuts a part with odd edges out to whole half-size pixels, with a tile on every pixel of it', () => {
+    const { half, seeds } = scene();
+    const odd = { left: 41, top: 31, right: 279, bottom: 199 };
+    const { labels, count, cut } = buildTiles(half, seeds, width, height, odd);
+    expect(cut).toEqual({ left: 40, top: 30, right: 280, bottom: 200 });
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const t = labels[y * width + x] as number;
+        const inCut = x >= cut.left && x < cut.right && y >= cut.top && y < cut.bottom;
+        if (inCut) expect(t).toBeLessThan(count);
+        else expect(t).toBe(NO_TILE);
+      }
+    }
+  });
 });

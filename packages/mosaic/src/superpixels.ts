@@ -1,11 +1,12 @@
 import { imageToLab } from './colour.js';
 import { enforceConnectivity } from './connectivity.js';
 import type { Window } from './geometry.js';
-import { refineToFull } from './refine.js';
+import { NO_TILE, refineToFull } from './refine.js';
 import { scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
 import { type Centres, CORNER, colourWeight, createCentres, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
+export { NO_TILE } from './refine.js';
 export type { WorkingImage } from './slic-metric.js';
 
 /**
@@ -24,9 +25,6 @@ export type { WorkingImage } from './slic-metric.js';
  * 40 % more pixels.
  */
 const WINDOW = 0.72;
-
-/** The label of artwork pixels outside the part cut into tiles. */
-export const NO_TILE = 0xffff;
 
 export interface Tiles {
   count: number;
@@ -70,7 +68,7 @@ export function buildTiles(
   // Tiles are at least 7.5 px across, so a 1080×1350 artwork has far fewer than 65,535.
   if (count >= NO_TILE) throw new Error(`${count} tiles do not fit 16-bit labels`);
   const centres = measure(half, halfLabels, count, origin, seeds, region);
-  const labels = refineToFull(half, halfLabels, centres, width, height, region, NO_TILE);
+  const labels = refineToFull(half, halfLabels, centres, width, height, region);
   const spacing = new Float32Array(count);
   const outline = new Uint8Array(count);
   const x = new Float32Array(count);
