@@ -1,4 +1,4 @@
-import type { Window } from './geometry.js';
+import { type Window, wholeImage } from './geometry.js';
 import { scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
 
@@ -17,7 +17,7 @@ export function enforceConnectivity(
   width: number,
   height: number,
   seeds: Seeds,
-  region: Window = { left: 0, top: 0, right: width, bottom: height },
+  region: Window = wholeImage(width, height),
 ): { labels: Int32Array; origin: Int32Array; count: number } {
   const { left, top, right, bottom } = region;
   const n = (right - left) * (bottom - top);

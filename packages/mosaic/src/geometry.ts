@@ -12,6 +12,11 @@ export interface Window {
   bottom: number;
 }
 
+/** The whole of a width × height image as a window. */
+export function wholeImage(width: number, height: number): Window {
+  return { left: 0, top: 0, right: width, bottom: height };
+}
+
 /** An axis-aligned rectangle in some image's pixel coordinates. */
 export interface Box {
   x: number;

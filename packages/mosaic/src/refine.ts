@@ -1,4 +1,4 @@
-import type { Window } from './geometry.js';
+import { type Window, wholeImage } from './geometry.js';
 import { scratch } from './scratch.js';
 import { type Centres, CORNER, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
 
@@ -52,7 +52,7 @@ export function refineToFull(
   c: Centres,
   width: number,
   height: number,
-  region: Window = { left: 0, top: 0, right: half.width, bottom: half.height },
+  region: Window = wholeImage(half.width, half.height),
 ): Uint16Array {
   const hw = half.width;
   const { left: x0, top: y0, right: x1, bottom: y1 } = region;

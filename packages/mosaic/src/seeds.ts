@@ -1,5 +1,5 @@
 import { type SizeMap, TILE_SIZES } from './detail.js';
-import type { Point, Window } from './geometry.js';
+import { type Point, type Window, wholeImage } from './geometry.js';
 import { cellCentre, GUIDE_CELL, type Guides } from './guides.js';
 import { forEachRingPlace } from './pattern.js';
 import { scratch } from './scratch.js';
@@ -80,7 +80,7 @@ export function placeSeeds(
   height: number,
   centre: Point,
   random: () => number,
-  within: Window = { left: 0, top: 0, right: width, bottom: height },
+  within: Window = wholeImage(width, height),
 ): Seeds {
   const laid = new Layer(width, height);
   const reaches = (x: number, y: number, size: number) =>
@@ -159,7 +159,7 @@ export function placeSeeds(
 
   // The background's rings around the face.
   const ring = TILE_SIZES.background;
-  forEachRingPlace(centre, ring, { left: 0, top: 0, right: width, bottom: height }, random, (x, y, cos, sin) => {
+  forEachRingPlace(centre, ring, wholeImage(width, height), random, (x, y, cos, sin) => {
     const cx = Math.min(width - 1, Math.max(0, x));
     const cy = Math.min(height - 1, Math.max(0, y));
     if (reaches(cx, cy, ring) && !personAt(cx, cy)) laid.tryAdd(cx, cy, ring, 0, 0, cos, sin, SPACING, ALONG);

@@ -1,6 +1,6 @@
 import { imageToLab } from './colour.js';
 import { enforceConnectivity } from './connectivity.js';
-import type { Window } from './geometry.js';
+import { type Window, wholeImage } from './geometry.js';
 import { NO_TILE, refineToFull } from './refine.js';
 import { scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
@@ -60,7 +60,7 @@ export function buildTiles(
   seeds: Seeds,
   width: number,
   height: number,
-  within: Window = { left: 0, top: 0, right: width, bottom: height },
+  within: Window = wholeImage(width, height),
 ): Tiles {
   const region = halfOf(within, half.width, half.height);
   const raw = assign(half, seeds, centresOf(half, seeds), region);
