@@ -11,11 +11,13 @@ import type { Seeds } from './seeds.js';
  */
 
 /**
- * Rounds of turning and shifting. The stones do not come to rest: after about nine rounds their
- * mean move stays near 0.2 px a round, a few still 5–8 px. Two rounds more (14) raised rectangularity
- * by at most 0.002 on the test photos (0.80–0.82 either way) and cost 2.5 ms a render.
+ * Rounds of turning and shifting. Each stone settles against its neighbours as they lie at that
+ * moment, those before it already settled in this round, one after another as a mosaicist taps
+ * them: the rows come into line in half the rounds it took when every stone chose from the round's
+ * start and all moved at once (12 rounds then; rectangularity 0.8032–0.8176 now against 0.8018–0.8188,
+ * orientation 8.4–14.2° against 8.2–13.5°, 6 ms less a render). The stones never come to rest.
  */
-const ROUNDS = 12;
+const ROUNDS = 6;
 /**
  * Stones under this size (artwork pixels: the eyes' and mouth's 7.5-px stones) move FINE_SHARE as
  * far, read in the frame they had before the round's turn: they draw the features, and settled
@@ -24,8 +26,6 @@ const ROUNDS = 12;
  */
 const FINE_BELOW = 9;
 const FINE_SHARE = 0.5;
-/** A stone moves this share of its wanted shift per round: all move at once, so less overshoots. */
-const DAMPING = 0.8;
 /** Stones within this share of their mean size (centre to centre) share their direction. */
 const ALIGN_REACH = 1.6;
 /** A side's nearest neighbour counts within this share of the mean size (along that side's axis). */
@@ -46,28 +46,18 @@ export function settleStones(seeds: Seeds, width: number, height: number): void 
   const { count, x, y, person } = seeds;
   const visitors = visitorsOf(seeds);
   const neighbours = nearestNeighbours(seeds, visitors, width, height);
+  // The background stands still, kept within the artwork as the visitor's are.
+  for (let s = 0; s < count; s++) {
+    if (person[s] === 1) continue;
+    x[s] = Math.min(width - 1, Math.max(0, x[s] as number));
+    y[s] = Math.min(height - 1, Math.max(0, y[s] as number));
+  }
   // Directions as the angle times four: a square's four sides are one direction there.
   const c4 = new Float32Array(count);
   const s4 = new Float32Array(count);
-  const moveX = new Float32Array(count);
-  const moveY = new Float32Array(count);
+  for (let i = 0; i < visitors.length; i++) quadruple(seeds, visitors[i] as number, c4, s4);
   for (let round = 0; round < ROUNDS; round++) {
-    quadrupleDirections(seeds, visitors, c4, s4);
-    // Every stone chooses from the round's start, then all move at once.
-    for (let i = 0; i < visitors.length; i++) settleOne(seeds, visitors, i, neighbours, c4, s4, moveX, moveY);
-    for (let i = 0; i < visitors.length; i++) {
-      const s = visitors[i] as number;
-      x[s] = Math.min(width - 1, Math.max(0, (x[s] as number) + (moveX[s] as number)));
-      y[s] = Math.min(height - 1, Math.max(0, (y[s] as number) + (moveY[s] as number)));
-    }
-    // The background stands still; kept within the artwork as the visitor's are, once.
-    if (round === 0) {
-      for (let s = 0; s < count; s++) {
-        if (person[s] === 1) continue;
-        x[s] = Math.min(width - 1, Math.max(0, (x[s] as number) + 0));
-        y[s] = Math.min(height - 1, Math.max(0, (y[s] as number) + 0));
-      }
-    }
+    for (let i = 0; i < visitors.length; i++) settleOne(seeds, visitors, i, neighbours, c4, s4, width, height);
   }
 }
 
@@ -82,18 +72,14 @@ function visitorsOf(seeds: Seeds): Int32Array {
   return visitors;
 }
 
-/** The visitor's directions as the angle times four, as of the round's start. */
-function quadrupleDirections(seeds: Seeds, visitors: Int32Array, c4: Float32Array, s4: Float32Array): void {
-  const { cos, sin } = seeds;
-  for (let i = 0; i < visitors.length; i++) {
-    const s = visitors[i] as number;
-    const c = cos[s] as number;
-    const n = sin[s] as number;
-    const c2 = c * c - n * n;
-    const s2 = 2 * c * n;
-    c4[s] = c2 * c2 - s2 * s2;
-    s4[s] = 2 * c2 * s2;
-  }
+/** Stone s's direction as the angle times four, into c4 and s4. */
+function quadruple({ cos, sin }: Seeds, s: number, c4: Float32Array, s4: Float32Array): void {
+  const c = cos[s] as number;
+  const n = sin[s] as number;
+  const c2 = c * c - n * n;
+  const s2 = 2 * c * n;
+  c4[s] = c2 * c2 - s2 * s2;
+  s4[s] = 2 * c2 * s2;
 }
 
 /** The settling stone's neighbours' distances along their side's axis; past the last, none. */
@@ -117,10 +103,7 @@ function sidesSettled(from: number, want: Float64Array): Float64Array {
 const offsetX = new Float64Array(NEIGHBOURS);
 const offsetY = new Float64Array(NEIGHBOURS);
 
-/**
- * Visitor i's step in a round: its turn, from its neighbours' directions as of the round's start,
- * and its shift into `moveX`, `moveY` (applied once every stone has chosen).
- */
+/** Visitor i's step in a round: its turn, from its neighbours' directions, and then its shift. */
 function settleOne(
   seeds: Seeds,
   visitors: Int32Array,
@@ -128,8 +111,8 @@ function settleOne(
   neighbours: Neighbours,
   c4: Float32Array,
   s4: Float32Array,
-  moveX: Float32Array,
-  moveY: Float32Array,
+  width: number,
+  height: number,
 ): void {
   const { x, y, size, cos, sin } = seeds;
   const { first, stone, want, alignLimit, spaceLimit } = neighbours;
@@ -194,11 +177,13 @@ function settleOne(
   // Towards the side with the wider gap: centred between two neighbours, against a lone one.
   const sidesU = (plusU < NEIGHBOURS ? 1 : 0) + (minusU < NEIGHBOURS ? 1 : 0);
   const sidesV = (plusV < NEIGHBOURS ? 1 : 0) + (minusV < NEIGHBOURS ? 1 : 0);
-  const du = sidesU > 0 ? ((gapPlusU - gapMinusU) / sidesU) * DAMPING : 0;
-  const dv = sidesV > 0 ? ((gapPlusV - gapMinusV) / sidesV) * DAMPING : 0;
+  const du = sidesU > 0 ? (gapPlusU - gapMinusU) / sidesU : 0;
+  const dv = sidesV > 0 ? (gapPlusV - gapMinusV) / sidesV : 0;
   const share = fine ? FINE_SHARE : 1;
-  moveX[s] = (du * c - dv * n) * share;
-  moveY[s] = (du * n + dv * c) * share;
+  x[s] = Math.min(width - 1, Math.max(0, px + (du * c - dv * n) * share));
+  y[s] = Math.min(height - 1, Math.max(0, py + (du * n + dv * c) * share));
+  // Its neighbours still to settle this round see it as it now lies.
+  quadruple(seeds, s, c4, s4);
 }
 
 /**
