@@ -22,7 +22,7 @@ const ROUNDS = 6;
  * Stones under this size (artwork pixels: the eyes' and mouth's 7.5-px stones) move FINE_SHARE as
  * far, read in the frame they had before the round's turn: they draw the features, and settled
  * like the rest they cost sample 6 its likeness (descriptor distance 0.504–0.528 against the
- * limit of 0.5; 0.473 now). The likeness of sample 6 is a narrow thing either way.
+ * limit of 0.5; 0.422 now). The likeness of sample 6 is a narrow thing either way.
  */
 const FINE_BELOW = 9;
 const FINE_SHARE = 0.5;
