@@ -76,9 +76,14 @@ describe('settling the stones', () => {
 
   it('leaves the background stones where they were laid', () => {
     const seeds = shakenGrid(2.5, 0.3);
-    const before = Float32Array.from(seeds.x);
+    const beforeX = Float32Array.from(seeds.x);
+    const beforeY = Float32Array.from(seeds.y);
     settleStones(seeds, width, height);
-    for (let s = 0; s < seeds.count; s++) if (seeds.person[s] === 0) expect(seeds.x[s]).toBe(before[s]);
+    for (let s = 0; s < seeds.count; s++) {
+      if (seeds.person[s] === 1) continue;
+      expect(seeds.x[s]).toBe(beforeX[s]);
+      expect(seeds.y[s]).toBe(beforeY[s]);
+    }
   });
 
   it('leaves a stone with no neighbour within reach where and as it was laid', () => {

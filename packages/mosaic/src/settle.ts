@@ -251,7 +251,8 @@ interface Neighbours {
 /**
  * Each visitor's stone's NEIGHBOURS nearest stones, by centre distance in units of their mean
  * size (within LIST_REACH), found once by buckets: the stones move a fraction of a size while
- * they settle. Ties keep the order the buckets are visited in.
+ * they settle (on the bench photo a quarter of one at the median, under 0.6 for 95 % of them).
+ * Ties keep the order the buckets are visited in.
  */
 function nearestNeighbours(seeds: Seeds, visitors: Int32Array, width: number, height: number): Neighbours {
   const { x, y, size, person } = seeds;
