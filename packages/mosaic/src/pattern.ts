@@ -1,4 +1,4 @@
-import type { Point } from './geometry.js';
+import type { Point, Window } from './geometry.js';
 
 /**
  * The campaign background: concentric rows of tesserae around the face, in bands of the pattern's
@@ -30,24 +30,16 @@ export function patternIndex(x: number, y: number, centre: Point, size: number, 
   return ray % 2 === 0 ? band : band === 1 ? 2 : 1;
 }
 
-/** The part of the plane rings are laid over (the places may reach half a spacing beyond it). */
-export interface RingBounds {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
 /**
  * The places of the background's stones: concentric rings `spacing` apart around `centre`, each
  * ring's stones `spacing` apart along it from a random phase (one `random()` per ring, inner first).
  * `visit` gets each place and its row direction (the ring's tangent) until the rings pass beyond
- * `bounds`; the 4:5 and the story's extra windows lay the same rings, so their stones line up.
+ * `bounds` (the places may reach half a spacing beyond it); the 4:5 and the story's extra windows lay the same rings, so their stones line up.
  */
 export function forEachRingPlace(
   centre: Point,
   spacing: number,
-  bounds: RingBounds,
+  bounds: Window,
   random: () => number,
   visit: (x: number, y: number, cos: number, sin: number) => void,
 ): void {

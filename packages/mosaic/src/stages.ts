@@ -15,6 +15,7 @@ import {
   toArtwork,
   warpToArtwork,
 } from './framing.js';
+import type { Window } from './geometry.js';
 import { sobel } from './gradient.js';
 import { buildGuides, GUIDE_CELL } from './guides.js';
 import { type DetectedFace, type Landmarks, mapLandmarks } from './landmarks.js';
@@ -132,7 +133,7 @@ export async function segment({ half }: Framed): Promise<ModelMask> {
  * edge differ from a whole-canvas cut's, as any other laying would.
  */
 const CUT_MARGIN = 4;
-const CUT = {
+const CUT: Window = {
   left: POST_WINDOW.left - CUT_MARGIN,
   top: POST_WINDOW.top - CUT_MARGIN,
   right: POST_WINDOW.right + CUT_MARGIN,
