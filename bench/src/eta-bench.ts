@@ -5,7 +5,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { QueueStatus } from '@selfie-mosaic/contract';
 import { EventSource } from 'eventsource';
-import { ETA_WINDOW } from '../../apps/server/src/services/queue-eta.js';
+import { ETA_WINDOW } from '../../apps/server/src/services/jobs/queue-eta.js';
 import { createDatabase, startPostgres, startRedis } from '../../apps/server/src/test/services.js';
 import { facePhoto } from '../../e2e/support/fixtures.js';
 import { type RunningServer, startServer } from '../../e2e/support/server-process.js';

@@ -93,17 +93,23 @@ async function embeddedThroughput(photo: Buffer, workers: number): Promise<numbe
 async function prefill(options: Parameters<typeof createBackend>[0], photoFile: string): Promise<string[]> {
   const backend = await createBackend(options);
   const photoDir = join(options.storage?.kind === 'directory' ? options.storage.dir : options.dataDir, 'photos');
+  const sessionId = 'session-1700000000000-bench001';
+  const consent = await backend.consents.add({
+    sessionId,
+    countryIso: 'de',
+    language: 'de',
+    questionAnswer: 'yes',
+    consentGiven: true,
+  });
   const ids: string[] = [];
   for (let from = 0; from < WAITING; from += 250) {
     const batch = Array.from({ length: Math.min(250, WAITING - from) }, () => randomUUID());
     for (const id of batch) linkSync(photoFile, join(photoDir, id));
     await Promise.all(
-      batch.map((id) =>
-        backend.jobs.create({ id, sessionId: 'session-1700000000000-bench001', blacklabel: false, photoKey: id }),
-      ),
+      batch.map((id) => backend.ledger.accepted({ id, sessionId, blacklabel: false, photoKey: id }, consent)),
     );
     for (const id of batch) {
-      await backend.jobs.markQueued(id, 'pending');
+      await backend.ledger.queued(id);
       await backend.queue.add(id);
     }
     ids.push(...batch);

@@ -1,8 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
-import { ApiError } from '@selfie-mosaic/contract';
 import Fastify, {
   type FastifyError,
   type FastifyReply,
@@ -21,7 +19,8 @@ import type { Config } from './config.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
 import { connectionOptions, limitConnectionsPerAddress } from './plugins/connection-limits.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
-import { createMetrics, registerMetricsRoute } from './plugins/metrics.js';
+import { registerMetricsRoute } from './plugins/metrics.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { closeSilentConnections } from './plugins/silent-connections.js';
 import { registerWeb } from './plugins/web.js';
@@ -36,15 +35,17 @@ import { queueRoutes } from './routes/queue.js';
 import { resultRoutes } from './routes/result.js';
 import { uploadRoutes } from './routes/upload.js';
 import { createBackend } from './services/create-backend.js';
-import { JobRunner } from './services/job-runner.js';
+import { JobRunner } from './services/jobs/job-runner.js';
+import { QueueClock } from './services/jobs/queue-clock.js';
+import { TYPICAL_RENDER_MS } from './services/jobs/queue-eta.js';
+import { ORPHAN_GRACE_MS, reconcileStorage } from './services/jobs/reconcile.js';
+import { startSweeper, sweepExpired } from './services/jobs/sweeper.js';
+import { LogThrottle } from './services/log-throttle.js';
+import { createMetrics } from './services/metrics.js';
 import { PollBudget } from './services/poll-budget.js';
-import { QueueClock } from './services/queue-clock.js';
-import { TYPICAL_RENDER_MS } from './services/queue-eta.js';
-import { ORPHAN_GRACE_MS, reconcileStorage } from './services/reconcile.js';
 import { createRenderPool } from './services/render-pool.js';
-import { StorageHealth } from './services/storage-health.js';
+import { describe, StorageHealth } from './services/storage-health.js';
 import { StreamHub } from './services/stream-hub.js';
-import { startSweeper, sweepExpired } from './services/sweeper.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -124,10 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // External plugins.
   await app.register(fastifyCookie);
   registerSecurityHeaders(app);
-  await app.register(fastifyRateLimit, {
-    global: false,
-    errorResponseBuilder: () => new ApiError('rateLimited'),
-  });
+  await registerRateLimit(app, config.scale);
   await app.register(fastifyMultipart, { throwFileSizeLimit: true });
   await app.register(fastifySwagger, {
     openapi: {
@@ -147,13 +145,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const servesApi = config.role !== 'worker';
   const runsJobs = config.role !== 'api';
   const startedAt = Date.now();
-  // Whether storage takes writes. Its probe and recovery use the backend and runner built below.
+  // Whether storage takes writes and the database and Redis answer. Its probe and recovery use the
+  // backend, runner and stream hub built below.
   const health = new StorageHealth({
     log: app.log,
-    // A write where each kind of write goes: the records, and the files (a directory or a bucket).
+    // A write where each kind of write goes (the records, and the files: a directory or a bucket), and the queue.
     probe: async () => {
       await backend.jobs.probeWrite();
       await backend.storage.probe();
+      await backend.ping();
     },
     onRecovered: () => {
       runner?.queueStranded().catch((err) => {
@@ -161,15 +161,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         app.log.error({ err }, 'stranded jobs not queued');
       });
     },
+    // Status events may be lost while a dependency is away: streams hand over to polling, which reads the store.
+    onFault: (fault) => {
+      if (fault === 'unreachable') hub.shedAll();
+    },
   });
+  // A client's lost connection repeats with every reconnect try while its dependency is away.
+  const dependencyWarnings = new LogThrottle(app.log);
   const backend = await createBackend({
     dataDir: config.dataDir,
     storage: config.storage,
     scale: config.scale,
     maxAttempts: config.maxAttempts,
-    onError: (err) => {
+    onError: (err, dependency) => {
       health.report(err);
-      app.log.warn({ err }, 'queue or event bus error (retried)');
+      const error = describe(err);
+      dependencyWarnings.warn(
+        `${dependency}:${error.code ?? error.message}`,
+        { dependency, error },
+        `${dependency} error (retried)`,
+      );
     },
   });
   const metrics = createMetrics(backend, () => health.current === undefined);
@@ -177,7 +188,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ? createRenderPool({
         threads: config.workers,
         log: app.log,
-        crashAttempts: config.testCrashAttempts,
+        renderTimeoutMs: config.renderTimeoutMs,
+        faultAttempts: config.testFaultAttempts,
         warmUpRenders: config.warmUpRenders,
         art: { colours: config.campaign.art, wordmark: config.campaign.brand.wordmark },
       })
@@ -196,7 +208,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     : undefined;
   // The workers this process runs are the least the estimate assumes; the history shows the others'.
   const clock = new QueueClock(backend.operators, { workers: pool ? config.workers : 0, renderMs: TYPICAL_RENDER_MS });
-  const hub = new StreamHub(backend, clock, config.streamLimit, config.heartbeatMs, metrics);
+  const hub = new StreamHub(
+    backend,
+    clock,
+    config.streamLimit,
+    config.heartbeatMs,
+    metrics,
+    () => health.current === 'unreachable',
+  );
   const lifecycle = { ready: false, stopping: false };
   const services: Services = {
     config,
@@ -211,7 +230,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   app.decorate('services', { ...services, sweep: (now?: number) => sweepExpired(backend, now) });
   // One sweeper per deployment is enough, but several are harmless: deletes are idempotent.
-  const stopSweeper = runsJobs ? startSweeper(backend, config.sweepIntervalMs, app.log, health) : () => {};
+  // In scale mode the queue (Redis) and the records (PostgreSQL) can part: a job whose queue write was lost
+  // in a Redis crash is queued again from its record at each sweep.
+  const reconcileQueue = async () => {
+    if (config.scale) await runner?.queueStranded();
+  };
+  const stopSweeper = runsJobs
+    ? startSweeper(backend, config.sweepIntervalMs, app.log, health, reconcileQueue)
+    : () => {};
 
   // Routes.
   try {

@@ -172,6 +172,17 @@ describe('loadConfig', () => {
       headersMs: 5000,
     });
   });
+
+  it('gives each render RENDER_TIMEOUT seconds, and makes test faults only when asked', () => {
+    expect(loadConfig({})).toMatchObject({ renderTimeoutMs: 30_000, testFaultAttempts: { crash: 0, hang: 0 } });
+    expect(loadConfig({ RENDER_TIMEOUT: '2.5', TEST_CRASH_ATTEMPTS: '1', TEST_HANG_ATTEMPTS: '3' })).toMatchObject({
+      renderTimeoutMs: 2500,
+      testFaultAttempts: { crash: 1, hang: 3 },
+    });
+    expect(() => loadConfig({ RENDER_TIMEOUT: '0.5', TEST_HANG_ATTEMPTS: 'always' })).toThrow(
+      /RENDER_TIMEOUT="0.5".*\n.*TEST_HANG_ATTEMPTS="always"/,
+    );
+  });
 });
 
 describe('CAMPAIGN_FILE', () => {

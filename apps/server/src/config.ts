@@ -6,6 +6,7 @@ import { type Campaign, CampaignError, DEFAULT_CAMPAIGN, parseCampaignText } fro
 import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
 import { z } from 'zod';
 import { ADMIN_TOKEN_MIN_LENGTH, type AdminSecretConfig, parsePasswordHash } from './admin/secret.js';
+import type { TestFault } from './worker/render-task.js';
 
 /** apps/server/{src,dist}/config.* → the repository root. */
 const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -59,6 +60,10 @@ const envSchema = z.object({
     .default(STREAM_HEARTBEAT_MS / 1000)
     .describe('Seconds between `: ping` comments on event streams'),
   MAX_ATTEMPTS: integer(1).default(3).describe('Render attempts before a job fails'),
+  // Far above any real render, even on a busy machine: only a stuck one meets it.
+  RENDER_TIMEOUT: seconds(1)
+    .default(30)
+    .describe('Seconds a render may run before it is stopped (its worker thread replaced) and the job retried'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info').describe('pino log level'),
   TRUST_PROXY: z
     .string()
@@ -137,6 +142,9 @@ const envSchema = z.object({
   TEST_CRASH_ATTEMPTS: integer(0)
     .default(0)
     .describe('Test only: a worker thread exits during attempts 1…n of each job (a real crash mid-job)'),
+  TEST_HANG_ATTEMPTS: integer(0)
+    .default(0)
+    .describe('Test only: a render never returns during attempts 1…n of each job (its thread blocks in a loop)'),
 });
 
 /** Settings that are only wrong together; each issue names the variable to change. */
@@ -179,6 +187,8 @@ export interface Config {
   sweepIntervalMs: number;
   heartbeatMs: number;
   maxAttempts: number;
+  /** A render running longer is stopped and its worker thread replaced; the job is retried. */
+  renderTimeoutMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Fastify's trustProxy: a flag, addresses/CIDRs, or a function trusting the first n hops. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
@@ -186,7 +196,8 @@ export interface Config {
   timeouts: { idleMs: number; headersMs: number; requestMs: number; keepAliveMs: number };
   /** Open connections one peer address may hold; 0: no cap. */
   connectionsPerAddress: number;
-  testCrashAttempts: number;
+  /** Test hooks: how many of each job's first attempts each fault takes (0 in production). */
+  testFaultAttempts: Record<TestFault, number>;
   role: Role;
   /** Both set: scale mode (BullMQ, PostgreSQL, Redis pub/sub); both unset: embedded mode. */
   scale: { redisUrl: string; databaseUrl: string; queueName: string; lockDurationMs: number } | undefined;
@@ -247,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sweepIntervalMs: e.SWEEP_INTERVAL * 1000,
     heartbeatMs: e.HEARTBEAT_INTERVAL * 1000,
     maxAttempts: e.MAX_ATTEMPTS,
+    renderTimeoutMs: e.RENDER_TIMEOUT * 1000,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     timeouts: {
@@ -257,7 +269,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     // Behind a proxy every visitor shares the proxy's address: there the proxy is the place to cap clients.
     connectionsPerAddress: e.CONNECTIONS_PER_IP ?? (e.TRUST_PROXY === 'false' ? DEFAULT_CONNECTIONS_PER_IP : 0),
-    testCrashAttempts: e.TEST_CRASH_ATTEMPTS,
+    testFaultAttempts: { crash: e.TEST_CRASH_ATTEMPTS, hang: e.TEST_HANG_ATTEMPTS },
     role: e.ROLE,
     scale:
       e.REDIS_URL && e.DATABASE_URL

@@ -98,12 +98,17 @@ describe('connections the server closes', () => {
 describe('an event stream', () => {
   it('stays open through its heartbeats, well past every timeout', async () => {
     const { backend } = server.app.services;
-    const job = await backend.jobs.create({
-      id: crypto.randomUUID(),
+    const consent = await backend.consents.add({
       sessionId: 'stream-session',
-      blacklabel: false,
-      photoKey: 'never-read',
+      countryIso: 'de',
+      language: 'de',
+      questionAnswer: 'yes',
+      consentGiven: true,
     });
+    const job = await backend.ledger.accepted(
+      { id: crypto.randomUUID(), sessionId: 'stream-session', blacklabel: false, photoKey: 'never-read' },
+      consent,
+    );
     const socket = await connect();
     let received = '';
     let closed = false;

@@ -1,7 +1,8 @@
 import { API_ERRORS, ApiError, type ApiErrorCode } from '@selfie-mosaic/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { storageFault } from '../services/storage-health.js';
+import { LogThrottle } from '../services/log-throttle.js';
+import { describe, faultError, storageFault } from '../services/storage-health.js';
 
 /** Fastify and plugin error codes mapped onto the catalogue. */
 const FRAMEWORK_ERRORS: Record<string, ApiErrorCode> = {
@@ -60,6 +61,8 @@ function send(
  * shows its cause.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
+  // While a dependency is away every request that needs it fails alike: a line per kind now and then.
+  const refusals = new LogThrottle(app.log);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return send(reply, error.statusCode, error.code, error.message, error.headers);
 
@@ -89,11 +92,18 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.debug({ reqId: request.id, code: error.code }, 'client closed the connection mid-request');
       return send(reply, API_ERRORS.malformedUpload.status, 'malformedUpload');
     }
-    // A full disk or a database that refuses writes is the operator's to fix, not a bug: 507/503.
+    // A full disk, a database that refuses writes, or a database or Redis gone away is the operator's to
+    // fix or waits out a restart, not a bug: 507/503 with Retry-After, and one line without a stack.
     const fault = storageFault(error);
     if (fault) {
-      request.log.warn({ err: error, reqId: request.id }, 'storage refused a write');
-      return send(reply, API_ERRORS[fault].status, fault);
+      const answer = faultError(fault);
+      const cause = describe(error);
+      refusals.warn(
+        `${fault}:${cause.code ?? cause.message}`,
+        { fault, error: cause },
+        'requests refused: storage or a dependency failing',
+      );
+      return send(reply, answer.statusCode, answer.code, answer.message, answer.headers);
     }
     request.log.error({ err: error, reqId: request.id, url: request.url }, 'request failed');
     return send(reply, API_ERRORS.internal.status, 'internal');

@@ -6,15 +6,19 @@ import {
   FUNNEL_STEPS,
   type FunnelRow,
   type FunnelStep,
+  type RefusalCode,
 } from '@selfie-mosaic/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ConsentRecord } from '../services/types.js';
+import { openPostgres, openSqlite } from '../services/sql/connect.js';
+import { SqlJobLedger } from '../services/sql/sql-ledger.js';
+import type { ConsentRecord, JobLedger } from '../services/types.js';
 import { adminGet, parseCsv, signIn, TEST_ADMIN_TOKEN } from '../test/admin.js';
 import { Client, MODES, modeEnv, newSessionId, startTestServer, type TestServer } from '../test/harness.js';
 import { readRows } from '../test/rows.js';
 
 const DAY_A = '2026-03-01';
 const DAY_B = '2026-03-02';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 type Steps = Partial<Record<FunnelStep, number>>;
 const counts = (steps: Steps) => Object.fromEntries(FUNNEL_STEPS.map((step) => [step, steps[step] ?? 0]));
@@ -26,14 +30,18 @@ describe.each(MODES)('dashboard figures, %s mode', (mode) => {
   let env: Record<string, string>;
   let client: Client;
   let session: string;
+  let ledgerClock = 0;
+  let closeLedger: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     env = { ...(await modeEnv(mode)), ADMIN_TOKEN: TEST_ADMIN_TOKEN };
     server = await startTestServer(env);
     client = await new Client(server.url).init();
     session = await signIn(client);
   });
-  afterEach(() => {
+  afterEach(async () => {
     vi.useRealTimers();
+    await closeLedger?.();
+    closeLedger = undefined;
   });
   afterAll(async () => {
     await server?.stop();
@@ -66,6 +74,32 @@ describe.each(MODES)('dashboard figures, %s mode', (mode) => {
         'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
     });
     expect(response.status).toBe(204);
+  };
+  /**
+   * A ledger on the server's own database whose clock the test sets, so uploads and ends are recorded at
+   * given times (the server's ledger reads the real clock). Closed at the end of the test.
+   */
+  const openLedger = async (): Promise<JobLedger> => {
+    const db = env.DATABASE_URL
+      ? await openPostgres(env.DATABASE_URL, { poolSize: 1 })
+      : (await openSqlite(server.dataDir)).db;
+    closeLedger = () => db.destroy();
+    return new SqlJobLedger(db, () => ledgerClock);
+  };
+  type End = { outcome: 'completed' | 'failed'; errorCode: RefusalCode | null; renderMs: number | null; at: number };
+  const ending = (end: End) => ({ expiresAt: end.at + DAY_MS, renderMs: end.renderMs });
+  const artwork = (end: End) => ({ token: randomUUID().replaceAll('-', ''), width: 1, height: 1, ...ending(end) });
+  /** A job uploaded under `consent` at `uploadedAt`, then ended by its first delivery as `end` says. */
+  const recordJob = async (ledger: JobLedger, consent: ConsentRecord, uploadedAt: number, end: End) => {
+    const id = randomUUID();
+    ledgerClock = uploadedAt;
+    await ledger.accepted({ id, sessionId: consent.sessionId as string, blacklabel: false, photoKey: id }, consent);
+    await ledger.queued(id);
+    await ledger.started(id, { attempt: 1, id: 'delivery-1' });
+    ledgerClock = end.at;
+    if (end.outcome === 'completed') await ledger.completed(id, 'delivery-1', artwork(end));
+    else await ledger.failed(id, { message: 'refused', code: end.errorCode, ...ending(end) }, 'delivery-1');
+    return id;
   };
   const funnel = async (from: string, to: string) => {
     const response = await adminGet(client, `${ADMIN_PATHS.funnel}?from=${from}&to=${to}`, session);
@@ -102,10 +136,8 @@ describe.each(MODES)('dashboard figures, %s mode', (mode) => {
     await event('DE', 'de', 'share');
     // Uploads are counted on their day, artworks on the day they were finished.
     const covering = async (sessionId: string) => (await backend.consents.coveringConsent(sessionId)) as ConsentRecord;
-    const [done, refused] = [randomUUID(), randomUUID()];
-    await backend.history.recordUpload(done, await covering(first), Date.parse(`${DAY_A}T23:50:00Z`));
-    await backend.history.recordUpload(refused, await covering(second), Date.parse(`${DAY_A}T14:00:00Z`));
-    await backend.history.recordEnd(refused, {
+    const ledger = await openLedger();
+    await recordJob(ledger, await covering(second), Date.parse(`${DAY_A}T14:00:00Z`), {
       outcome: 'failed',
       errorCode: 'no_face',
       renderMs: 900,
@@ -117,9 +149,10 @@ describe.each(MODES)('dashboard figures, %s mode', (mode) => {
       renderMs: 4000,
       at: Date.parse(`${DAY_B}T00:00:30Z`),
     } as const;
-    await backend.history.recordEnd(done, end);
+    const done = await recordJob(ledger, await covering(first), Date.parse(`${DAY_A}T23:50:00Z`), end);
     // A redelivered job ending again is not a second artwork.
-    await backend.history.recordEnd(done, { ...end, at: end.at + 1000 });
+    ledgerClock = end.at + 1000;
+    await ledger.completed(done, 'delivery-1', artwork(end));
     at(`${DAY_B}T10:00:00Z`);
     await view('DE', 'de', '/de/de/start');
     await view('GB', 'en', '/gb/en/start');
@@ -196,20 +229,15 @@ describe.each(MODES)('dashboard figures, %s mode', (mode) => {
       { outcome: 'failed', errorCode: 'too_dark', renderMs: 60 },
       { outcome: 'failed', errorCode: 'render_failed', renderMs: null },
     ] as const;
-    for (const end of ends) {
-      const jobId = randomUUID();
-      await backend.history.recordUpload(jobId, covering, now - 60_000);
-      await backend.history.recordEnd(jobId, { ...end, at: now - 30_000 });
-    }
+    const ledger = await openLedger();
     // Ended before the window: not in the live figures.
-    const old = randomUUID();
-    await backend.history.recordUpload(old, covering, now - 20 * 60_000);
-    await backend.history.recordEnd(old, {
+    await recordJob(ledger, covering, now - 20 * 60_000, {
       outcome: 'failed',
       errorCode: 'no_face',
       renderMs: 9000,
       at: now - 16 * 60_000,
     });
+    for (const end of ends) await recordJob(ledger, covering, now - 60_000, { ...end, at: now - 30_000 });
 
     const response = await adminGet(client, ADMIN_PATHS.live, session);
     const live = adminLiveSchema.parse(await response.json());

@@ -7,10 +7,10 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
-import type { Metrics } from '../plugins/metrics.js';
-import type { JobRunner } from '../services/job-runner.js';
+import type { JobRunner } from '../services/jobs/job-runner.js';
+import type { QueueClock } from '../services/jobs/queue-clock.js';
+import type { Metrics } from '../services/metrics.js';
 import type { PollBudget } from '../services/poll-budget.js';
-import type { QueueClock } from '../services/queue-clock.js';
 import type { StorageHealth } from '../services/storage-health.js';
 import type { StreamHub } from '../services/stream-hub.js';
 import type { Backend } from '../services/types.js';

@@ -7,7 +7,7 @@ import {
   queueStatusSchema,
 } from '@selfie-mosaic/contract';
 import { z } from 'zod';
-import { jobStatus } from '../services/job-status.js';
+import { jobStatus } from '../services/jobs/job-status.js';
 import type { App, Services } from './context.js';
 
 const POLL_RETRY_AFTER_SECONDS = String(POLL.initialMs / 1000);

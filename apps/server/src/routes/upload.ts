@@ -7,7 +7,7 @@ import {
   uploadResponseSchema,
 } from '@selfie-mosaic/contract';
 import type { FastifyRequest } from 'fastify';
-import { acceptJob } from '../services/job-intake.js';
+import { acceptJob } from '../services/jobs/job-intake.js';
 import { checkPhoto } from '../services/photo-check.js';
 import type { App, Services } from './context.js';
 

@@ -1,12 +1,17 @@
+import { sql } from 'kysely';
 import type { StorageConfig } from '../config.js';
 import { DiskStorage } from './embedded/disk-storage.js';
 import { MemoryStatusEvents } from './embedded/memory-events.js';
 import { SqliteJobQueue } from './embedded/sqlite-queue.js';
 import { openPostgres, openSqlite } from './sql/connect.js';
-import { SqlAnalyticsEventStore, SqlJobHistoryStore, SqlOperatorQueries } from './sql/operator-store.js';
+import { SqlAnalyticsEventStore, SqlOperatorQueries } from './sql/operator-store.js';
 import type { Db } from './sql/schema.js';
+import { SqlJobLedger } from './sql/sql-ledger.js';
 import { SqlConsentStore, SqlJobStore, SqlPageviewStore } from './sql/sql-store.js';
 import type { Backend, FileStorage, JobQueue, StatusEvents } from './types.js';
+
+/** The services scale mode depends on, as logs and metrics name them. */
+export type Dependency = 'database' | 'redis';
 
 export interface BackendOptions {
   /** Embedded mode's SQLite database lives here. */
@@ -16,8 +21,8 @@ export interface BackendOptions {
   /** Scale mode: BullMQ on Redis, PostgreSQL, Redis pub/sub. Unset: embedded. */
   scale?: { redisUrl: string; databaseUrl: string; queueName: string; lockDurationMs: number };
   maxAttempts?: number;
-  /** Where adapters report errors they recover from (Redis hiccups). */
-  onError?: (error: Error) => void;
+  /** Where adapters report errors they recover from (a connection lost and retried), and which dependency. */
+  onError?: (error: Error, dependency: Dependency) => void;
 }
 
 /**
@@ -40,22 +45,24 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       import('./scale/bull-queue.js'),
       import('./scale/redis-events.js'),
     ]);
-    db = await openPostgres(databaseUrl);
-    const onError = options.onError;
+    const report = options.onError ?? (() => {});
+    const onRedisError = (error: Error) => report(error, 'redis');
+    db = await openPostgres(databaseUrl, { onError: (error) => report(error, 'database') });
     const bull = new BullJobQueue({
       redisUrl,
       name: queueName,
       maxAttempts: options.maxAttempts ?? 3,
       lockDurationMs,
-      ...(onError ? { onError } : {}),
+      onError: onRedisError,
     });
     queue = bull;
     disconnectQueue = () => bull.disconnect();
-    events = new RedisStatusEvents(redisUrl, queueName, onError);
+    events = new RedisStatusEvents(redisUrl, queueName, onRedisError);
   } else {
     const embedded = await openSqlite(options.dataDir);
     db = embedded.db;
-    queue = new SqliteJobQueue(embedded.sqlite, options.onError);
+    const onError = options.onError;
+    queue = new SqliteJobQueue(embedded.sqlite, onError && ((error) => onError(error, 'database')));
     scrub = async () => {
       embedded.sqlite.pragma('wal_checkpoint(TRUNCATE)');
     };
@@ -66,12 +73,16 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
     consents: new SqlConsentStore(db),
     pageviews: new SqlPageviewStore(db),
     analytics: new SqlAnalyticsEventStore(db),
-    history: new SqlJobHistoryStore(db),
+    ledger: new SqlJobLedger(db),
     operators: new SqlOperatorQueries(db),
     queue,
     events,
     storage,
     scrub,
+    async ping() {
+      await sql`SELECT 1`.execute(db);
+      await queue.ping();
+    },
     async close() {
       await events.close();
       await disconnectQueue();

@@ -2,20 +2,22 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type {
-  HostReply,
-  HostRequest,
-  RenderHostOptions,
-  RenderOutcome,
-  RenderTask,
-  RenderWorkerData,
-} from '../worker/render-task.js';
+import type { HostReply, HostRequest, RenderHostOptions, RenderOutcome, RenderTask } from '../worker/render-task.js';
 
 export interface RenderPool {
   render(task: RenderTask): Promise<RenderOutcome>;
   /** Resolves when the worker threads have loaded the engine's models and made their warm-up renders. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A render stopped at the deadline: its worker thread was terminated and replaced. */
+export class RenderTimeoutError extends Error {
+  override name = 'RenderTimeoutError';
+
+  constructor(readonly timeoutMs: number) {
+    super(`The render passed its deadline of ${timeoutMs / 1000} s and was stopped`);
+  }
 }
 
 /**
@@ -57,7 +59,7 @@ interface Pending {
  * the out-of-memory killer) fails only its running renders, which the job runner retries; the next
  * render starts a new one.
  */
-export function createRenderPool(options: { threads: number; log: FastifyBaseLogger } & RenderWorkerData): RenderPool {
+export function createRenderPool(options: { log: FastifyBaseLogger } & RenderHostOptions): RenderPool {
   const hostFile = renderHostFile();
   const pending = new Map<number, Pending>();
   let nextId = 0;
@@ -67,7 +69,8 @@ export function createRenderPool(options: { threads: number; log: FastifyBaseLog
   const start = (): ChildProcess => {
     const hostOptions: RenderHostOptions = {
       threads: options.threads,
-      crashAttempts: options.crashAttempts,
+      renderTimeoutMs: options.renderTimeoutMs,
+      faultAttempts: options.faultAttempts,
       warmUpRenders: options.warmUpRenders,
       art: options.art,
     };
@@ -114,6 +117,7 @@ export function createRenderPool(options: { threads: number; log: FastifyBaseLog
     async render(task) {
       const reply = await send((id) => ({ kind: 'render', id, task }));
       if (reply.kind === 'rendered') return reply.outcome;
+      if (reply.kind === 'timed-out') throw new RenderTimeoutError(options.renderTimeoutMs);
       throw new Error(reply.kind === 'failed' ? reply.message : `unexpected reply ${reply.kind}`);
     },
     async warmUp() {

@@ -83,7 +83,15 @@ it('queues and completes a job that was accepted but not yet queued when the pro
     const backend = await createBackend({ dataDir: dir });
     const jobId = randomUUID();
     const photoKey = await backend.storage.savePhoto(jobId, await facePhoto());
-    await backend.jobs.create({ id: jobId, sessionId: 'session-1700000000000-pending1', blacklabel: false, photoKey });
+    const sessionId = 'session-1700000000000-pending1';
+    const consent = await backend.consents.add({
+      sessionId,
+      countryIso: 'de',
+      language: 'de',
+      questionAnswer: 'yes',
+      consentGiven: true,
+    });
+    await backend.ledger.accepted({ id: jobId, sessionId, blacklabel: false, photoKey }, consent);
     await backend.close();
 
     const restarted = await startTestServer({}, { dataDir: dir });

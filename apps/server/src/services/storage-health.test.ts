@@ -1,7 +1,7 @@
 import { API_ERRORS, ApiError } from '@selfie-mosaic/contract';
 import Fastify from 'fastify';
 import { expect, it } from 'vitest';
-import { StorageHealth, storageFault } from './storage-health.js';
+import { faultError, StorageHealth, storageFault } from './storage-health.js';
 
 const coded = (code: string) => Object.assign(new Error(code), { code });
 
@@ -15,6 +15,30 @@ it('tells a full or read-only storage from other failures', () => {
     ),
   ).toEqual(Array(5).fill('notReady'));
   expect([coded('ENOENT'), new Error('bug'), null, 'text'].map(storageFault)).toEqual(Array(4).fill(undefined));
+});
+
+it('tells a database or Redis that cannot be reached, by code or by the words its client throws', () => {
+  const unreachable = [
+    coded('ECONNREFUSED'),
+    coded('ECONNRESET'),
+    coded('57P01'),
+    coded('08006'),
+    new Error('Connection terminated unexpectedly'),
+    new Error('timeout exceeded when trying to connect'),
+    new Error('Connection is closed.'),
+    new Error(
+      'Reached the max retries per request limit (which is 1). Refer to "maxRetriesPerRequest" option for details.',
+    ),
+    new AggregateError([coded('ECONNREFUSED'), coded('ECONNREFUSED')]),
+  ];
+  expect(unreachable.map(storageFault)).toEqual(Array(unreachable.length).fill('unreachable'));
+  // What a visitor's request gets meanwhile: 503 and when to try again.
+  expect(faultError('unreachable')).toMatchObject({
+    statusCode: 503,
+    code: 'notReady',
+    headers: { 'retry-after': '5' },
+  });
+  expect(faultError('storageFull')).toMatchObject({ statusCode: 507, headers: { 'retry-after': '60' } });
 });
 
 it('refuses at once while writes fail, and resumes by itself once a probe write succeeds', async () => {
@@ -32,7 +56,7 @@ it('refuses at once while writes fail, and resumes by itself once a probe write 
   expect(health.current).toBeUndefined();
 
   expect(health.report(coded('SQLITE_FULL'))).toBe('storageFull');
-  expect(() => health.assertWritable()).toThrow(new ApiError('storageFull'));
+  expect(() => health.assertWritable()).toThrow(new ApiError('storageFull', undefined, { 'retry-after': '60' }));
   expect(API_ERRORS.storageFull.status).toBe(507);
   let waited = false;
   const wait = health.whenWritable().then(() => {

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { isFinalStatus, MESSAGES, type QueueStatus } from '@selfie-mosaic/contract';
-import type { Metrics } from '../plugins/metrics.js';
-import { jobStatus } from './job-status.js';
-import type { QueueClock } from './queue-clock.js';
-import { etaSeconds } from './queue-eta.js';
+import { jobStatus } from './jobs/job-status.js';
+import type { QueueClock } from './jobs/queue-clock.js';
+import { etaSeconds } from './jobs/queue-eta.js';
+import type { Metrics } from './metrics.js';
 import type { Backend, JobEvent, JobRecord } from './types.js';
 
 interface OpenStream {
@@ -32,6 +32,16 @@ const HEADERS = {
   'x-accel-buffering': 'no',
 };
 
+/** The stream's one message under overload: the client closes it and polls instead. */
+const OVERLOAD: QueueStatus = {
+  status: 'error',
+  queue_position: 0,
+  error_message: MESSAGES.serverHeavyLoad,
+  error_code: null,
+  eta_seconds: null,
+};
+const OVERLOAD_MESSAGE = `data: ${JSON.stringify(OVERLOAD)}\n\n`;
+
 /** Fans status changes out to open event streams; one shared heartbeat timer for all of them. */
 export class StreamHub {
   private readonly streams = new Set<OpenStream>();
@@ -45,6 +55,8 @@ export class StreamHub {
     private readonly limit: number,
     heartbeatMs: number,
     private readonly metrics: Metrics,
+    /** While true (a dependency is away, so events may be lost) new streams are sent to polling at once. */
+    private readonly degraded: () => boolean = () => false,
   ) {
     this.heartbeat = setInterval(() => this.ping(), heartbeatMs);
     this.heartbeat.unref();
@@ -63,15 +75,8 @@ export class StreamHub {
     raw.removeHeader('transfer-encoding');
     raw.writeHead(200, HEADERS);
     raw.socket?.setNoDelay(true);
-    if (this.streams.size >= this.limit) {
-      const overload: QueueStatus = {
-        status: 'error',
-        queue_position: 0,
-        error_message: MESSAGES.serverHeavyLoad,
-        error_code: null,
-        eta_seconds: null,
-      };
-      raw.end(`data: ${JSON.stringify(overload)}\n\n`);
+    if (this.streams.size >= this.limit || this.degraded()) {
+      raw.end(OVERLOAD_MESSAGE);
       return;
     }
     // Listen for queue moves from the first stream on (in scale mode this subscribes to Redis).
@@ -101,6 +106,14 @@ export class StreamHub {
     clearInterval(this.heartbeat);
     this.stopMovedListener?.();
     for (const stream of [...this.streams]) stream.raw.end();
+  }
+
+  /** Sends every open stream the overload message and ends it: its client polls instead. */
+  shedAll(): void {
+    for (const stream of [...this.streams]) {
+      this.drop(stream);
+      stream.raw.end(OVERLOAD_MESSAGE);
+    }
   }
 
   /** Reads the job from the store: for the first message. */

@@ -36,16 +36,9 @@ export interface NewJob {
   photoKey: string;
 }
 
+/** The job store's reads; every write goes through the `JobLedger`. */
 export interface JobStore {
-  /** Stores a job as `pending`: accepted, not yet in the queue. */
-  create(job: NewJob): Promise<JobRecord>;
   get(id: string): Promise<JobRecord | undefined>;
-  /** Moves the job to `queued` only if it is still in `from`, so a late write never undoes progress. */
-  markQueued(id: string, from: 'pending' | 'processing'): Promise<void>;
-  markProcessing(id: string, attempt: number): Promise<void>;
-  markCompleted(id: string, result: { token: string; width: number; height: number; expiresAt: number }): Promise<void>;
-  markFailed(id: string, failure: { message: string; code: RefusalCode | null; expiresAt: number }): Promise<void>;
-  clearPhoto(id: string): Promise<void>;
   /** The stored jobs among these ids (storage reconciliation: a photo is named by its job id). */
   getMany(ids: readonly string[]): Promise<JobRecord[]>;
   /** Which of these artwork tokens a stored job holds (storage reconciliation). */
@@ -58,8 +51,62 @@ export interface JobStore {
   findByResultToken(token: string, now: number): Promise<JobRecord | undefined>;
   /** Jobs whose retention has run out, at most `limit`. */
   expired(now: number, limit: number): Promise<JobRecord[]>;
-  delete(ids: readonly string[]): Promise<void>;
   countByStatus(): Promise<Record<JobStatus, number>>;
+}
+
+/** A delivery of a job as the ledger records it: the queue's attempt number and an id of its own. */
+export interface Delivery {
+  attempt: number;
+  /** Random per delivery: attempt numbers alone can repeat (a queue that lost its last writes in a crash). */
+  id: string;
+}
+
+/** A finished render: its artwork's token and size, when it expires, and how long the render took. */
+export interface JobResult {
+  token: string;
+  width: number;
+  height: number;
+  expiresAt: number;
+  renderMs: number | null;
+}
+
+/** Why a job ended without an artwork, when it expires, and how long its last render ran (if one did). */
+export interface JobFailure {
+  message: string;
+  code: RefusalCode | null;
+  expiresAt: number;
+  renderMs: number | null;
+}
+
+/**
+ * A job's life, one transition at a time. Each transition is one transaction over the job's row, its
+ * history (the lasting record: docs/architecture.md#operators) and the funnel counters, so it happened
+ * entirely or not at all, whatever fails. A transition that does not apply to the job as it stands (an
+ * earlier delivery's late write, a repeated one) changes nothing and returns undefined; otherwise it
+ * returns the event to publish.
+ */
+export interface JobLedger {
+  /** Stores an accepted upload as `pending`, its history under the consent it was made under, counted. */
+  accepted(job: NewJob, consent: ConsentRecord): Promise<JobRecord>;
+  /** Takes back `accepted` for an upload refused after it: no row, no history, not counted. */
+  withdrawn(jobId: string): Promise<void>;
+  /** pending → queued. */
+  queued(jobId: string): Promise<JobEvent | undefined>;
+  /**
+   * queued → processing in `delivery`; also processing → processing: the queue hands a job out once at a
+   * time, so a new delivery of a job in processing means the earlier one was given up for dead.
+   */
+  started(jobId: string, delivery: Delivery): Promise<JobEvent | undefined>;
+  /** processing → queued: the delivery `deliveryId` (if given) failed, or the worker holding it died. */
+  requeued(jobId: string, deliveryId?: string): Promise<JobEvent | undefined>;
+  /** processing in `deliveryId` → completed with its artwork; its end recorded and counted. */
+  completed(jobId: string, deliveryId: string, result: JobResult): Promise<JobEvent | undefined>;
+  /** → failed, from processing in `deliveryId` if given, else from any status a job is alive in; its end recorded. */
+  failed(jobId: string, failure: JobFailure, deliveryId?: string): Promise<JobEvent | undefined>;
+  /** The jobs' photos are gone from storage: recorded once, with when. */
+  photoDeleted(jobIds: readonly string[], at: number): Promise<void>;
+  /** Retention ran out and the jobs' files are gone: the rows go, the history keeps when their files went. */
+  expired(jobs: readonly JobRecord[], at: number): Promise<void>;
 }
 
 export interface ConsentInput {
@@ -110,22 +157,9 @@ export type JobOutcome = 'completed' | 'failed';
 
 /**
  * The durable record of each job (docs/architecture.md#operators), kept after the job row is swept: the
- * consent it was made under, its outcome, and when its photo and artwork were deleted, written as it happens.
- * Deletion times are set once: the first deletion is the one that counts.
+ * consent it was made under, its outcome, and when its photo and artwork were deleted, written by the
+ * ledger as it happens. Its end and deletion times are set once: the first is the one that counts.
  */
-export interface JobHistoryStore {
-  recordUpload(jobId: string, consent: ConsentRecord, at: number): Promise<void>;
-  /** Takes back `recordUpload` of an upload refused after it (its job record is undone too). */
-  forget(jobId: string): Promise<void>;
-  /** The first end counts; a redelivered job that ends again changes nothing. */
-  recordEnd(
-    jobId: string,
-    end: { outcome: JobOutcome; errorCode: RefusalCode | null; renderMs: number | null; at: number },
-  ): Promise<void>;
-  photosDeleted(jobIds: readonly string[], at: number): Promise<void>;
-  artworksDeleted(jobIds: readonly string[], at: number): Promise<void>;
-}
-
 export interface JobHistoryRecord {
   jobId: string;
   consentId: string | null;
@@ -206,6 +240,8 @@ export interface JobQueue {
   /** `position` of many jobs in one call (stream fan-out after the queue moved), in the same order. */
   positions(jobIds: readonly string[]): Promise<number[]>;
   counts(): Promise<QueueCounts>;
+  /** Resolves once the queue's store answers; rejects at once while it cannot be reached (readiness). */
+  ping(): Promise<void>;
   /**
    * Takes one of `limit` waiting places for a job about to be added, counted together with the waiting
    * jobs in one atomic step (across processes in scale mode), so parallel uploads never pass the limit
@@ -289,11 +325,13 @@ export interface Backend {
   consents: ConsentStore;
   pageviews: PageviewStore;
   analytics: AnalyticsEventStore;
-  history: JobHistoryStore;
+  ledger: JobLedger;
   operators: OperatorQueries;
   queue: JobQueue;
   events: StatusEvents;
   storage: FileStorage;
+  /** Resolves once the database and the queue answer; rejects within seconds while either is away. */
+  ping(): Promise<void>;
   /**
    * Leaves no readable trace of deleted records in the database's files (after a retention sweep).
    * SQLite: zeroed pages (secure_delete) folded in from the write-ahead log, which is then emptied.

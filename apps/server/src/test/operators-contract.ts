@@ -5,7 +5,9 @@ import type {
   ConsentRecord,
   ConsentStore,
   FunnelCount,
-  JobHistoryStore,
+  JobLedger,
+  JobResult,
+  JobStore,
   OperatorQueries,
   PageviewStore,
 } from '../services/types.js';
@@ -14,7 +16,9 @@ export interface OperatorStoresUnderTest {
   consents: ConsentStore;
   pageviews: PageviewStore;
   analytics: AnalyticsEventStore;
-  history: JobHistoryStore;
+  jobs: JobStore;
+  /** Built on the clock the factory is given: the suite sets when each transition happens. */
+  ledger: JobLedger;
   operators: OperatorQueries;
   close(): Promise<void>;
 }
@@ -23,20 +27,35 @@ const DAY = '2025-01-10';
 const NEXT_DAY = '2025-01-11';
 const at = (time: string) => Date.parse(`${time}Z`);
 const today = () => new Date().toISOString().slice(0, 10);
+const HOUR = 60 * 60 * 1000;
 
 /** Counters as `day market/locale step: n`, sorted, for exact comparisons. */
 const listed = (counts: FunnelCount[]) =>
   counts.map((c) => `${c.day} ${c.countryIso}/${c.language} ${c.step}: ${c.n}`).sort();
 
+const artwork = (renderMs: number | null): JobResult => ({
+  token: randomUUID().replaceAll('-', ''),
+  width: 1,
+  height: 1,
+  expiresAt: Date.now() + HOUR,
+  renderMs,
+});
+
 /**
  * What the dashboard and the regulator export rely on, for every database: the job history and deletion
- * log, the funnel counters the recording stores bump, and the export's walk over consents.
+ * log and the funnel counters the ledger and the recording stores keep, and the export's walk over
+ * consents. The factory builds the ledger on the clock it is given.
  */
-export function describeOperatorsContract(name: string, factory: () => Promise<OperatorStoresUnderTest>): void {
+export function describeOperatorsContract(
+  name: string,
+  factory: (now: () => number) => Promise<OperatorStoresUnderTest>,
+): void {
   describe(`operators' stores: ${name}`, () => {
     let stores: OperatorStoresUnderTest;
+    let time = Date.now();
     beforeEach(async () => {
-      stores = await factory();
+      time = Date.now();
+      stores = await factory(() => time);
     });
     afterEach(async () => {
       await stores.close();
@@ -44,23 +63,36 @@ export function describeOperatorsContract(name: string, factory: () => Promise<O
 
     const consent = (countryIso = 'de', language = 'de') =>
       stores.consents.add({ sessionId: null, countryIso, language, questionAnswer: 'yes', consentGiven: true });
+    /** A job's upload accepted under `covering` at `uploadedAt`. */
+    const accepted = async (covering: ConsentRecord, uploadedAt: number) => {
+      const id = randomUUID();
+      time = uploadedAt;
+      const job = { id, sessionId: 'session-1700000000000-abcd1234', blacklabel: false, photoKey: id };
+      await stores.ledger.accepted(job, covering);
+      return id;
+    };
+    /** The same, then queued and started by its first delivery. */
+    const started = async (covering: ConsentRecord, uploadedAt: number) => {
+      const id = await accepted(covering, uploadedAt);
+      await stores.ledger.queued(id);
+      await stores.ledger.started(id, { attempt: 1, id: 'delivery-1' });
+      return id;
+    };
 
     it("keeps a job's history from upload to the deletion of its files, each time set once", async () => {
-      const { history, operators } = stores;
+      const { ledger, operators } = stores;
       const covering = await consent();
-      const job = randomUUID();
-      await history.recordUpload(job, covering, at(`${DAY}T10:00:00`));
-      await history.recordEnd(job, {
-        outcome: 'completed',
-        errorCode: null,
-        renderMs: 1234,
-        at: at(`${DAY}T10:00:05`),
-      });
+      const job = await started(covering, at(`${DAY}T10:00:00`));
+      time = at(`${DAY}T10:00:05`);
+      await ledger.completed(job, 'delivery-1', artwork(1234));
       // A redelivered job that ends again, and deletions repeated by the sweep, change nothing.
-      await history.recordEnd(job, { outcome: 'failed', errorCode: 'no_face', renderMs: 9, at: at(`${DAY}T10:09:00`) });
-      await history.photosDeleted([job], at(`${DAY}T10:00:06`));
-      await history.photosDeleted([job], at(`${DAY}T11:00:00`));
-      await history.artworksDeleted([job, randomUUID()], at(`${NEXT_DAY}T10:00:06`));
+      time = at(`${DAY}T10:09:00`);
+      const refusal = { message: 'No face', code: 'no_face', expiresAt: time + HOUR, renderMs: 9 } as const;
+      await ledger.failed(job, refusal);
+      await ledger.photoDeleted([job], at(`${DAY}T10:00:06`));
+      await ledger.photoDeleted([job], at(`${DAY}T11:00:00`));
+      const ended = await stores.jobs.get(job);
+      await ledger.expired(ended ? [ended] : [], at(`${NEXT_DAY}T10:00:06`));
       expect(await operators.jobsOfConsents([covering.id, randomUUID()])).toEqual([
         {
           jobId: job,
@@ -81,7 +113,7 @@ export function describeOperatorsContract(name: string, factory: () => Promise<O
     });
 
     it('lists the latest renders of every worker, newest first, without jobs that never rendered', async () => {
-      const { history, operators } = stores;
+      const { ledger, operators } = stores;
       const covering = await consent();
       const ends = [
         { renderMs: 900, at: at('2031-03-01T10:00:01') },
@@ -90,9 +122,9 @@ export function describeOperatorsContract(name: string, factory: () => Promise<O
         { renderMs: 1000, at: at('2031-03-01T10:00:02') },
       ];
       for (const end of ends) {
-        const job = randomUUID();
-        await history.recordUpload(job, covering, at('2031-03-01T09:59:00'));
-        await history.recordEnd(job, { outcome: 'completed', errorCode: null, ...end });
+        const job = await started(covering, at('2031-03-01T09:59:00'));
+        time = end.at;
+        await ledger.completed(job, 'delivery-1', artwork(end.renderMs));
       }
       expect(await operators.recentRenders(at('2031-03-01T10:00:00'), 2)).toEqual([
         { endedAt: at('2031-03-01T10:00:03'), renderMs: 1100 },
@@ -102,15 +134,21 @@ export function describeOperatorsContract(name: string, factory: () => Promise<O
     });
 
     it("counts uploads and artworks in the consent's market and locale, and takes back a refused upload", async () => {
-      const { history, operators } = stores;
+      const { ledger, operators } = stores;
       const french = await consent('ch', 'fr');
-      const [kept, refused, failed] = [randomUUID(), randomUUID(), randomUUID()];
-      for (const job of [kept, refused, failed]) await history.recordUpload(job, french, at(`${DAY}T23:59:00`));
-      await history.forget(refused);
-      const end = { outcome: 'completed', errorCode: null, renderMs: 3000, at: at(`${NEXT_DAY}T00:00:01`) } as const;
-      await history.recordEnd(kept, end);
-      await history.recordEnd(kept, end);
-      await history.recordEnd(failed, { ...end, outcome: 'failed', errorCode: 'too_dark' });
+      const kept = await started(french, at(`${DAY}T23:59:00`));
+      const refused = await accepted(french, at(`${DAY}T23:59:00`));
+      const failed = await started(french, at(`${DAY}T23:59:00`));
+      await ledger.withdrawn(refused);
+      time = at(`${NEXT_DAY}T00:00:01`);
+      const result = artwork(3000);
+      await ledger.completed(kept, 'delivery-1', result);
+      await ledger.completed(kept, 'delivery-1', result);
+      await ledger.failed(
+        failed,
+        { message: 'Too dark', code: 'too_dark', expiresAt: time + HOUR, renderMs: 3000 },
+        'delivery-1',
+      );
       expect(listed(await operators.funnelCounts(DAY, NEXT_DAY))).toEqual([
         `${DAY} ch/fr uploads: 2`,
         `${NEXT_DAY} ch/fr artworks: 1`,

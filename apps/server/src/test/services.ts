@@ -19,6 +19,14 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** A service a fault test takes down hard and brings back on the same port and files. */
+export interface RestartableService extends RunningService {
+  /** Ends it as a crash would: Redis SIGKILLed, PostgreSQL's immediate shutdown (no checkpoint). */
+  crash(): Promise<void>;
+  /** Starts it again on its files and port; resolves once it answers. */
+  restart(): Promise<void>;
+}
+
 /** A port nobody listens on right now, for servers started as child processes. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -49,28 +57,42 @@ function exited(child: ChildProcess): Promise<void> {
     : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-export async function startRedis(): Promise<RunningService> {
+/**
+ * A Redis of the run's own. `appendOnly` keeps its data in an append-only file, as docker-compose.yml
+ * runs it, so that a crashed Redis restarts with its queue.
+ */
+export async function startRedis(options: { appendOnly?: boolean } = {}): Promise<RestartableService> {
   const dir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-redis-'));
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''];
+  args.push('--appendonly', options.appendOnly ? 'yes' : 'no', '--maxmemory-policy', 'noeviction');
   const url = `redis://127.0.0.1:${port}`;
   const { Redis } = await import('ioredis');
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    try {
-      await client.connect();
-      return (await client.ping()) === 'PONG';
-    } finally {
-      client.disconnect();
-    }
-  }, 'redis-server');
+  let child: ChildProcess;
+  const start = async () => {
+    const started = spawn('redis-server', args, { stdio: 'ignore' });
+    child = started;
+    await waitFor(async () => {
+      if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode}`);
+      const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      // Refused until it listens: the connect call's rejection says so; the event would print it again.
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        return (await client.ping()) === 'PONG';
+      } finally {
+        client.disconnect();
+      }
+    }, 'redis-server');
+  };
+  await start();
   return {
     url,
+    async crash() {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    restart: start,
     async stop() {
       child.kill('SIGTERM');
       await exited(child);
@@ -97,7 +119,12 @@ function postgresUser(): { uid: number; gid: number } | Record<string, never> {
   };
 }
 
-export async function startPostgres(): Promise<RunningService> {
+/**
+ * A PostgreSQL of the run's own. Fast by default: commits return before their log is written, which a
+ * crash may lose. `durable` keeps a committed transaction through a crash of the server, as production
+ * runs it, for the tests that crash it.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<RestartableService> {
   const root = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-pg-'));
   const data = path.join(root, 'data');
   const port = await freePort();
@@ -121,27 +148,39 @@ export async function startPostgres(): Promise<RunningService> {
     '-c',
     'fsync=off',
     '-c',
-    'synchronous_commit=off',
+    `synchronous_commit=${options.durable ? 'on' : 'off'}`,
     '-c',
     'full_page_writes=off',
     '-c',
     'max_connections=200',
   ];
-  const child = spawn(postgresBin('postgres'), args, { ...spawnOptions, stdio: 'ignore' });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}`);
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-      return true;
-    } finally {
-      await client.end().catch(() => {});
-    }
-  }, 'PostgreSQL');
+  let child: ChildProcess;
+  const start = async () => {
+    const started = spawn(postgresBin('postgres'), args, { ...spawnOptions, stdio: 'ignore' });
+    child = started;
+    await waitFor(async () => {
+      if (started.exitCode !== null) throw new Error(`postgres exited with ${started.exitCode}`);
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+        return true;
+      } finally {
+        await client.end().catch(() => {});
+      }
+    }, 'PostgreSQL');
+  };
+  await start();
   return {
     url,
+    // SIGQUIT: PostgreSQL's immediate shutdown, what `pg_ctl stop -m immediate` sends: its sessions are
+    // cut and it recovers from its log at the next start, as after a crash.
+    async crash() {
+      child.kill('SIGQUIT');
+      await exited(child);
+    },
+    restart: start,
     async stop() {
       // SIGINT: PostgreSQL's fast shutdown (ends its sessions and background processes).
       child.kill('SIGINT');

@@ -1,24 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { ARTWORK } from '@selfie-mosaic/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConsentStore, JobStore } from '../services/types.js';
+import type { ConsentStore, JobLedger, JobRecord, JobStore, NewJob } from '../services/types.js';
 
 export interface StoreUnderTest {
   jobs: JobStore;
   consents: ConsentStore;
+  /** The only writer of jobs: the state each read is tested against is set up through it. */
+  ledger: JobLedger;
   close(): Promise<void>;
 }
 
 const HOUR = 60 * 60 * 1000;
+const SESSION = 'session-1700000000000-abcd1234';
 
-function newJob() {
+function newJob(): NewJob {
   const id = randomUUID();
-  return { id, sessionId: 'session-1700000000000-abcd1234', blacklabel: false, photoKey: id };
+  return { id, sessionId: SESSION, blacklabel: false, photoKey: id };
 }
 
 /**
  * Behaviour every JobStore/ConsentStore adapter must show. Each adapter's test file calls this with a
- * factory that builds a fresh, empty store (its own temp database or schema).
+ * factory that builds a fresh, empty store (its own temp database or schema). How jobs change is the
+ * ledger's contract (ledger-contract.ts); this one holds what the reads promise.
  */
 export function describeStoreContract(name: string, factory: () => Promise<StoreUnderTest>): void {
   describe(`store contract: ${name}`, () => {
@@ -30,99 +33,68 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       await store.close();
     });
 
+    const accept = async (job: NewJob = newJob()): Promise<JobRecord> => {
+      const consent = await store.consents.add({
+        sessionId: job.sessionId,
+        countryIso: 'de',
+        language: 'de',
+        questionAnswer: 'yes',
+        consentGiven: true,
+      });
+      return store.ledger.accepted(job, consent);
+    };
+    /** An accepted job rendered by its first delivery into an artwork kept until `expiresAt`. */
+    const complete = async (token: string, expiresAt: number): Promise<JobRecord> => {
+      const job = await accept();
+      await store.ledger.queued(job.id);
+      await store.ledger.started(job.id, { attempt: 1, id: 'delivery-1' });
+      await store.ledger.completed(job.id, 'delivery-1', { token, width: 1, height: 1, expiresAt, renderMs: null });
+      return job;
+    };
+
     it('stores a new job as pending with its fields', async () => {
       const job = { ...newJob(), blacklabel: true };
-      const created = await store.jobs.create(job);
+      const created = await accept(job);
       expect(created).toMatchObject({ id: job.id, sessionId: job.sessionId, blacklabel: true, status: 'pending' });
       expect(created.attempts).toBe(0);
       expect(await store.jobs.get(job.id)).toEqual(created);
       expect(await store.jobs.get(randomUUID())).toBeUndefined();
     });
 
-    it('moves a job through queued, processing and completed', async () => {
-      const { id } = await store.jobs.create(newJob());
-      await store.jobs.markQueued(id, 'pending');
-      expect((await store.jobs.get(id))?.status).toBe('queued');
-      await store.jobs.markProcessing(id, 2);
-      expect(await store.jobs.get(id)).toMatchObject({ status: 'processing', attempts: 2 });
-      const expiresAt = Date.now() + HOUR;
-      await store.jobs.markCompleted(id, {
-        token: 'a'.repeat(32),
-        width: ARTWORK.width,
-        height: ARTWORK.height,
-        expiresAt,
-      });
-      await store.jobs.clearPhoto(id);
-      expect(await store.jobs.get(id)).toMatchObject({
-        status: 'completed',
-        resultToken: 'a'.repeat(32),
-        width: ARTWORK.width,
-        height: ARTWORK.height,
-        expiresAt,
-        photoKey: null,
-        errorMessage: null,
-      });
-    });
-
-    it('records a failure with its message and refusal code', async () => {
-      const { id } = await store.jobs.create(newJob());
-      await store.jobs.markFailed(id, { message: 'No face', code: 'no_face', expiresAt: Date.now() + HOUR });
-      expect(await store.jobs.get(id)).toMatchObject({
-        status: 'failed',
-        errorMessage: 'No face',
-        errorCode: 'no_face',
-      });
-    });
-
-    it('moves a job back to queued only from the status the caller expects', async () => {
-      const { id } = await store.jobs.create(newJob());
-      await store.jobs.markQueued(id, 'pending');
-      await store.jobs.markProcessing(id, 1);
-      // A late "queued" from the upload must not undo the worker's "processing".
-      await store.jobs.markQueued(id, 'pending');
-      expect((await store.jobs.get(id))?.status).toBe('processing');
-      await store.jobs.markQueued(id, 'processing');
-      expect((await store.jobs.get(id))?.status).toBe('queued');
-      const done = await store.jobs.create(newJob());
-      await store.jobs.markCompleted(done.id, {
-        token: 'b'.repeat(32),
-        width: 1,
-        height: 1,
-        expiresAt: Date.now() + HOUR,
-      });
-      await store.jobs.markQueued(done.id, 'processing');
-      await store.jobs.markQueued(done.id, 'pending');
-      expect((await store.jobs.get(done.id))?.status).toBe('completed');
+    it('finds the stored jobs among ids, and which artwork tokens they hold', async () => {
+      const waiting = await accept();
+      const done = await complete('e'.repeat(32), Date.now() + HOUR);
+      const found = await store.jobs.getMany([waiting.id, randomUUID(), done.id]);
+      expect(found.map((job) => job.id).sort()).toEqual([waiting.id, done.id].sort());
+      expect(await store.jobs.getMany([])).toEqual([]);
+      expect(await store.jobs.heldResultTokens(['e'.repeat(32), 'f'.repeat(32)])).toEqual(new Set(['e'.repeat(32)]));
+      expect(await store.jobs.heldResultTokens([])).toEqual(new Set());
     });
 
     it('finds an artwork by its token only until it expires', async () => {
-      const { id } = await store.jobs.create(newJob());
       const now = Date.now();
-      await store.jobs.markCompleted(id, { token: 'c'.repeat(32), width: 1, height: 1, expiresAt: now + HOUR });
+      const { id } = await complete('c'.repeat(32), now + HOUR);
       expect((await store.jobs.findByResultToken('c'.repeat(32), now))?.id).toBe(id);
       expect(await store.jobs.findByResultToken('c'.repeat(32), now + 2 * HOUR)).toBeUndefined();
       expect(await store.jobs.findByResultToken('d'.repeat(32), now)).toBeUndefined();
     });
 
-    it('lists expired jobs and deletes them, leaving active ones', async () => {
-      const done = await store.jobs.create(newJob());
-      const active = await store.jobs.create(newJob());
+    it('lists expired jobs, leaving active ones', async () => {
+      const done = await accept();
+      const active = await accept();
       const now = Date.now();
-      await store.jobs.markFailed(done.id, { message: 'x', code: null, expiresAt: now + HOUR });
-      await store.jobs.markQueued(active.id, 'pending');
+      await store.ledger.failed(done.id, { message: 'x', code: null, expiresAt: now + HOUR, renderMs: null });
+      await store.ledger.queued(active.id);
       expect(await store.jobs.expired(now, 10)).toEqual([]);
       const expired = await store.jobs.expired(now + 2 * HOUR, 10);
       expect(expired.map((job) => job.id)).toEqual([done.id]);
-      await store.jobs.delete([done.id]);
-      expect(await store.jobs.get(done.id)).toBeUndefined();
-      expect(await store.jobs.get(active.id)).toBeDefined();
     });
 
     it('counts jobs by status and lists ids of a status oldest first', async () => {
-      const first = await store.jobs.create(newJob());
-      const second = await store.jobs.create(newJob());
-      const third = await store.jobs.create(newJob());
-      await store.jobs.markQueued(third.id, 'pending');
+      const first = await accept();
+      const second = await accept();
+      const third = await accept();
+      await store.ledger.queued(third.id);
       expect(await store.jobs.idsWithStatus('pending')).toEqual([first.id, second.id]);
       expect(await store.jobs.countByStatus()).toEqual({
         pending: 2,

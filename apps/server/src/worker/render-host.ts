@@ -1,6 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { HostReply, HostRequest, RenderHostOptions, RenderWorkerData } from './render-task.js';
+import type {
+  HostReply,
+  HostRequest,
+  RenderHostOptions,
+  RenderTask,
+  RenderWorkerData,
+  ThreadStarted,
+  ThreadTask,
+} from './render-task.js';
 
 /**
  * The render process: a child of the HTTP process that owns the worker threads and their face models.
@@ -20,7 +28,7 @@ const piscina = new Piscina({
   maxThreads: options.threads,
   idleTimeout: Number.POSITIVE_INFINITY,
   workerData: {
-    crashAttempts: options.crashAttempts,
+    faultAttempts: options.faultAttempts,
     warmUpRenders: options.warmUpRenders,
     art: options.art,
   } satisfies RenderWorkerData,
@@ -28,12 +36,47 @@ const piscina = new Piscina({
 // A worker thread that dies mid-task rejects that task (the job runner retries it); the pool replaces it.
 piscina.on('error', (error: unknown) => reply({ kind: 'thread-failed', message: String(error) }));
 
+const failed = (id: number, error: unknown): HostReply => ({
+  kind: 'failed',
+  id,
+  message: error instanceof Error ? error.message : String(error),
+});
+
+/** Starts the deadline of each render whose thread has begun it, by request id. */
+const deadlines = new Map<number, () => void>();
+piscina.on('message', (message: ThreadStarted) => deadlines.get(message.started)?.());
+
+/**
+ * A render with its deadline, counted from when its thread begins it: a wait for a thread (a replacement
+ * loading its models) is not the render's fault. Aborting the task makes piscina terminate its thread
+ * (nothing else stops a render that never yields) and start another.
+ */
+async function render(id: number, task: RenderTask): Promise<HostReply> {
+  const stop = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  deadlines.set(id, () => {
+    timer = setTimeout(() => stop.abort(), options.renderTimeoutMs);
+  });
+  try {
+    const outcome = await piscina.run({ ...task, id } satisfies ThreadTask, { signal: stop.signal });
+    return { kind: 'rendered', id, outcome };
+  } catch (error) {
+    return stop.signal.aborted ? { kind: 'timed-out', id } : failed(id, error);
+  } finally {
+    clearTimeout(timer);
+    deadlines.delete(id);
+  }
+}
+
 process.on('message', (message: HostRequest) => {
   const { id } = message;
-  const task = message.kind === 'warm-up' ? piscina.run(null, { name: 'warmUp' }) : piscina.run(message.task);
-  task.then(
-    (outcome) => reply(message.kind === 'warm-up' ? { kind: 'warm', id } : { kind: 'rendered', id, outcome }),
-    (error: unknown) => reply({ kind: 'failed', id, message: error instanceof Error ? error.message : String(error) }),
+  if (message.kind === 'render') {
+    render(id, message.task).then(reply);
+    return;
+  }
+  piscina.run(null, { name: 'warmUp' }).then(
+    () => reply({ kind: 'warm', id }),
+    (error: unknown) => reply(failed(id, error)),
   );
 });
 

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { parentPort } from 'node:worker_threads';
 import { isRefusalCode } from '@selfie-mosaic/contract';
 import { loadModels, MosaicRefusal, render } from '@selfie-mosaic/mosaic';
 import { Piscina } from 'piscina';
 import sharp from 'sharp';
-import type { RenderOutcome, RenderTask, RenderWorkerData } from './render-task.js';
+import type { RenderOutcome, RenderWorkerData, TestFault, ThreadStarted, ThreadTask } from './render-task.js';
 
 /**
  * Runs in a worker thread: loads the engine's models once, renders the warm-up portrait, then renders
@@ -41,8 +42,22 @@ export function warmUp(): boolean {
   return true;
 }
 
-export default async function renderTask(task: RenderTask): Promise<RenderOutcome> {
-  if (task.attempt <= (data.crashAttempts ?? 0)) process.exit(70);
+/** What each test fault does to the thread: the real failure, not an error that stands for it. */
+const FAULTS: Record<TestFault, () => never> = {
+  // The thread exits mid-job, as a native crash would end it.
+  crash: () => process.exit(70),
+  // A loop that never yields, as a stuck engine would: no await, so only terminating the thread ends it.
+  hang: () => {
+    for (;;);
+  },
+};
+
+export default async function renderTask(task: ThreadTask): Promise<RenderOutcome> {
+  // The render's deadline starts now, not while the task waited for a thread.
+  parentPort?.postMessage({ started: task.id } satisfies ThreadStarted);
+  for (const [fault, fail] of Object.entries(FAULTS)) {
+    if (task.attempt <= (data.faultAttempts?.[fault as TestFault] ?? 0)) fail();
+  }
   try {
     const result = await renderJob(task.photo, task.blacklabel);
     if (!result.story) throw new Error('the engine made no story version');

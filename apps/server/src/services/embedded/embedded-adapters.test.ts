@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describeLedgerContract } from '../../test/ledger-contract.js';
 import { describeOperatorsContract } from '../../test/operators-contract.js';
 import { describeQueueContract } from '../../test/queue-contract.js';
 import { describeStoreContract } from '../../test/store-contract.js';
 import { openSqlite, type SqliteConnection } from '../sql/connect.js';
-import { SqlAnalyticsEventStore, SqlJobHistoryStore, SqlOperatorQueries } from '../sql/operator-store.js';
+import { SqlAnalyticsEventStore, SqlOperatorQueries } from '../sql/operator-store.js';
+import { SqlJobLedger } from '../sql/sql-ledger.js';
 import { SqlConsentStore, SqlJobStore, SqlPageviewStore } from '../sql/sql-store.js';
 import { SqliteJobQueue } from './sqlite-queue.js';
 
@@ -19,6 +21,7 @@ describeStoreContract('SQLite', async () => {
   return {
     jobs: new SqlJobStore(db),
     consents: new SqlConsentStore(db),
+    ledger: new SqlJobLedger(db),
     async close() {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });
@@ -26,14 +29,30 @@ describeStoreContract('SQLite', async () => {
   };
 });
 
-describeOperatorsContract('SQLite', async () => {
+describeLedgerContract('SQLite', async () => {
+  const dir = tempDir();
+  const { db } = await openSqlite(dir);
+  return {
+    ledger: new SqlJobLedger(db),
+    jobs: new SqlJobStore(db),
+    consents: new SqlConsentStore(db),
+    operators: new SqlOperatorQueries(db),
+    async close() {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describeOperatorsContract('SQLite', async (now) => {
   const dir = tempDir();
   const { db } = await openSqlite(dir);
   return {
     consents: new SqlConsentStore(db),
     pageviews: new SqlPageviewStore(db),
     analytics: new SqlAnalyticsEventStore(db),
-    history: new SqlJobHistoryStore(db),
+    jobs: new SqlJobStore(db),
+    ledger: new SqlJobLedger(db, now),
     operators: new SqlOperatorQueries(db),
     async close() {
       await db.destroy();

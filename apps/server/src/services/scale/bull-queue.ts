@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { JobQueue, QueueCounts, QueueHandler, QueueReservation } from '../types.js';
+import { FAIL_FAST } from './redis-options.js';
 
 /**
  * Every job enters with this priority; a job whose attempt failed is raised to RETRY_PRIORITY before
@@ -86,18 +87,22 @@ export interface BullQueueOptions {
  * worker dies, graceful close. Only ids travel; the job's data lives in the JobStore.
  */
 export class BullJobQueue implements JobQueue {
+  /** Uploads, polls and streams: refused at once while Redis is away, so they answer 503 instead of hanging. */
   private readonly connection: PositionClient;
+  /** The worker's: its blocking commands wait through a Redis restart (BullMQ requires it). */
+  private workerConnection: Redis | undefined;
   private readonly queue: Queue;
   private worker: Worker | undefined;
   private readonly recoveredListeners = new Set<(jobId: string) => void>();
 
   constructor(private readonly options: BullQueueOptions) {
-    // maxRetriesPerRequest null: BullMQ's blocking commands must wait through a Redis restart, not fail.
-    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null }) as PositionClient;
+    this.connection = new Redis(options.redisUrl, FAIL_FAST) as PositionClient;
     this.connection.on('error', (error) => this.options.onError?.(error));
     this.connection.defineCommand('jobPositions', { numberOfKeys: 2, lua: POSITION_SCRIPT });
     this.connection.defineCommand('reservePlace', { numberOfKeys: 3, lua: RESERVE_SCRIPT });
     this.queue = new Queue(options.name, { connection: this.connection });
+    // Without a listener BullMQ prints the Queue's connection errors to stderr, stack and all.
+    this.queue.on('error', (error) => this.options.onError?.(error));
   }
 
   async add(jobId: string): Promise<void> {
@@ -124,6 +129,10 @@ export class BullJobQueue implements JobQueue {
       answers.push(...positions.map(Number));
     }
     return answers;
+  }
+
+  async ping(): Promise<void> {
+    await this.connection.ping();
   }
 
   async counts(): Promise<QueueCounts> {
@@ -162,6 +171,10 @@ export class BullJobQueue implements JobQueue {
 
   process(handler: QueueHandler, options: { concurrency: number }): void {
     const lockDuration = this.options.lockDurationMs;
+    // maxRetriesPerRequest null: BullMQ's blocking commands must wait through a Redis restart, not fail.
+    const workerConnection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
+    workerConnection.on('error', (error) => this.options.onError?.(error));
+    this.workerConnection = workerConnection;
     this.worker = new Worker(
       this.options.name,
       async (job: Job) => {
@@ -175,7 +188,7 @@ export class BullJobQueue implements JobQueue {
         }
       },
       {
-        connection: this.connection,
+        connection: workerConnection,
         concurrency: options.concurrency,
         lockDuration,
         stalledInterval: this.options.stalledIntervalMs ?? Math.max(500, Math.round(lockDuration / 2)),
@@ -197,7 +210,9 @@ export class BullJobQueue implements JobQueue {
   /** Closes the Redis connections; after `close`, when the backend shuts down. */
   async disconnect(): Promise<void> {
     await this.queue.close();
-    await this.connection.quit().catch(() => this.connection.disconnect());
+    for (const connection of [this.connection, this.workerConnection]) {
+      await connection?.quit().catch(() => connection.disconnect());
+    }
   }
 
   /** Tests: stop as a killed process would, leaving the running job locked until its lock expires. */
@@ -205,5 +220,6 @@ export class BullJobQueue implements JobQueue {
     await this.worker?.close(true);
     await this.queue.close();
     this.connection.disconnect();
+    this.workerConnection?.disconnect();
   }
 }

@@ -1,16 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { QueueStatus } from '@selfie-mosaic/contract';
-import { EventSource } from 'eventsource';
 import pg from 'pg';
 import { afterAll, expect, inject, it } from 'vitest';
+import { Cluster, follow, metric } from '../../test/cluster.js';
 import { facePhoto } from '../../test/fixtures.js';
-import { Client, freePort } from '../../test/harness.js';
+import { Client } from '../../test/harness.js';
 import { createDatabase } from '../../test/services.js';
 
 /**
@@ -20,99 +17,15 @@ import { createDatabase } from '../../test/services.js';
  * the dead API must carry on against the other one.
  */
 
-const SERVER = fileURLToPath(new URL('../../../dist/server.js', import.meta.url));
 const JOBS = 200;
 
-interface Proc {
-  name: string;
-  url: string;
-  child: ChildProcess;
-}
-
-const procs: Proc[] = [];
-const completions = new Map<string, number>();
+let cluster: Cluster | undefined;
 let storageDir = '';
 
 afterAll(async () => {
-  await Promise.all(
-    procs.map(({ child }) => {
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-      child.kill('SIGTERM');
-      return new Promise((resolve) => child.once('exit', resolve));
-    }),
-  );
+  await cluster?.stopAll();
   if (storageDir) rmSync(storageDir, { recursive: true, force: true });
 });
-
-async function spawnServer(name: string, env: Record<string, string>): Promise<Proc> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // Each finished render is logged once by the worker that finished it: count them per job.
-  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-    if (!line.includes('"job completed"')) return;
-    const { jobId } = JSON.parse(line) as { jobId: string };
-    completions.set(jobId, (completions.get(jobId) ?? 0) + 1);
-  });
-  const proc = { name, url: `http://127.0.0.1:${port}`, child };
-  procs.push(proc);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`${name} not ready in 90 s`);
-    const ready = await fetch(`${proc.url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return proc;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function kill(proc: Proc): Promise<unknown> {
-  proc.child.kill('SIGKILL');
-  return new Promise((resolve) => proc.child.once('exit', resolve));
-}
-
-async function metric(url: string, name: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(name));
-  return Number(line?.split(' ').at(-1) ?? Number.NaN);
-}
-
-/**
- * A visitor's client: follows its job on the event stream of its API; when that stream breaks (the API
- * died), it polls the other API, as the web app falls back to polling.
- */
-interface FollowOutcome {
-  status: string;
-  resumed: boolean;
-  /** Distinct statuses the stream delivered, in order. */
-  streamed: string[];
-}
-
-function follow(jobId: string, streamUrl: string, fallbackUrl: string): Promise<FollowOutcome> {
-  return new Promise((resolve, reject) => {
-    const streamed: string[] = [];
-    const source = new EventSource(`${streamUrl}/api/queue/stream/${jobId}`);
-    source.onmessage = (event) => {
-      const { status } = JSON.parse(event.data) as QueueStatus;
-      if (streamed.at(-1) !== status) streamed.push(status);
-      if (status === 'completed' || status === 'failed') {
-        source.close();
-        resolve({ status, resumed: false, streamed });
-      }
-    };
-    source.onerror = () => {
-      source.close();
-      new Client(fallbackUrl)
-        .waitUntilFinal(jobId, 600_000)
-        .then((final) => resolve({ status: final.status, resumed: true, streamed }), reject);
-    };
-  });
-}
 
 it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a killed worker and a killed API', async () => {
   const started = Date.now();
@@ -131,12 +44,14 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
     CONNECTIONS_PER_IP: '0',
     WEB_DIST: path.join(storageDir, 'no-web-build'),
   };
-  const [apiA, apiB, workerA, workerB] = (await Promise.all([
-    spawnServer('api A', { ...shared, ROLE: 'api' }),
-    spawnServer('api B', { ...shared, ROLE: 'api' }),
-    spawnServer('worker A', { ...shared, ROLE: 'worker' }),
-    spawnServer('worker B', { ...shared, ROLE: 'worker' }),
-  ])) as [Proc, Proc, Proc, Proc];
+  const run = new Cluster(shared);
+  cluster = run;
+  const [apiA, apiB, workerA, workerB] = await Promise.all([
+    run.spawn('api A', { ROLE: 'api' }),
+    run.spawn('api B', { ROLE: 'api' }),
+    run.spawn('worker A', { ROLE: 'worker' }),
+    run.spawn('worker B', { ROLE: 'worker' }),
+  ]);
   // A worker process answers health and metrics only.
   for (const worker of [workerA, workerB]) {
     expect((await fetch(`${worker.url}/api/queue/position/${randomUUID()}`)).status).toBe(404);
@@ -172,11 +87,11 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const killedAt = Date.now();
-  await kill(workerA);
-  const replacement = spawnServer('worker C', { ...shared, ROLE: 'worker' });
+  await run.kill(workerA);
+  const replacement = run.spawn('worker C', { ROLE: 'worker' });
 
   while ((await completed()) < 30) await new Promise((resolve) => setTimeout(resolve, 200));
-  await kill(apiA);
+  await run.kill(apiA);
   await replacement;
 
   const outcomes = await Promise.all(followers.map((f) => f.done));
@@ -195,11 +110,11 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
   const db = new pg.Client({ connectionString: shared.DATABASE_URL });
   await db.connect();
   // Exactly one finished render per job: no job lost, none completed twice (no orphaned artwork either).
-  expect([...completions.values()].every((n) => n === 1)).toBe(true);
+  expect([...run.completions.values()].every((n) => n === 1)).toBe(true);
   // Every finished render is logged, but for one the killed worker may have recorded in the instant
   // before it died, between the record's commit and its log line: that job is completed, recorded
   // by the worker's clock just before the kill (the stalled retry finds it completed and leaves it).
-  const unlogged = jobs.filter((job) => !completions.has(job.id)).map((job) => job.id);
+  const unlogged = jobs.filter((job) => !run.completions.has(job.id)).map((job) => job.id);
   expect(unlogged.length).toBeLessThanOrEqual(1);
   if (unlogged.length > 0) {
     const {

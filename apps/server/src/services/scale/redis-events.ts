@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { MemoryStatusEvents } from '../embedded/memory-events.js';
 import type { JobEvent, StatusEvents } from '../types.js';
+import { FAIL_FAST } from './redis-options.js';
 
 /**
  * Status events across processes: a publish goes to Redis pub/sub, and every process delivers what it
@@ -21,7 +22,9 @@ export class RedisStatusEvents implements StatusEvents {
     /** A lost publish only delays a stream until its next event or the client's poll: report, don't throw. */
     private readonly onError: (error: Error) => void = () => {},
   ) {
-    this.publisher = new Redis(redisUrl);
+    // An event published while Redis is away is dropped after one reconnect try rather than piling up in
+    // memory: streams are moved to polling during the outage, and the store has what the event said.
+    this.publisher = new Redis(redisUrl, FAIL_FAST);
     this.publisher.on('error', this.onError);
     this.channels = { job: `${namespace}:job-events`, moved: `${namespace}:queue-moved` };
   }

@@ -1,30 +1,45 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { describeLedgerContract } from '../../test/ledger-contract.js';
 import { describeOperatorsContract } from '../../test/operators-contract.js';
 import { describeQueueContract } from '../../test/queue-contract.js';
 import { createDatabase } from '../../test/services.js';
 import { describeStoreContract } from '../../test/store-contract.js';
 import { openPostgres } from '../sql/connect.js';
-import { SqlAnalyticsEventStore, SqlJobHistoryStore, SqlOperatorQueries } from '../sql/operator-store.js';
+import { SqlAnalyticsEventStore, SqlOperatorQueries } from '../sql/operator-store.js';
+import { SqlJobLedger } from '../sql/sql-ledger.js';
 import { SqlConsentStore, SqlJobStore, SqlPageviewStore } from '../sql/sql-store.js';
 import { BullJobQueue } from './bull-queue.js';
 
 describeStoreContract('PostgreSQL', async () => {
-  const db = await openPostgres(await createDatabase(inject('postgresUrl')), 2);
+  const db = await openPostgres(await createDatabase(inject('postgresUrl')), { poolSize: 2 });
   return {
     jobs: new SqlJobStore(db),
     consents: new SqlConsentStore(db),
+    ledger: new SqlJobLedger(db),
     close: () => db.destroy(),
   };
 });
 
-describeOperatorsContract('PostgreSQL', async () => {
-  const db = await openPostgres(await createDatabase(inject('postgresUrl')), 2);
+describeLedgerContract('PostgreSQL', async () => {
+  const db = await openPostgres(await createDatabase(inject('postgresUrl')), { poolSize: 2 });
+  return {
+    ledger: new SqlJobLedger(db),
+    jobs: new SqlJobStore(db),
+    consents: new SqlConsentStore(db),
+    operators: new SqlOperatorQueries(db),
+    close: () => db.destroy(),
+  };
+});
+
+describeOperatorsContract('PostgreSQL', async (now) => {
+  const db = await openPostgres(await createDatabase(inject('postgresUrl')), { poolSize: 2 });
   return {
     consents: new SqlConsentStore(db),
     pageviews: new SqlPageviewStore(db),
     analytics: new SqlAnalyticsEventStore(db),
-    history: new SqlJobHistoryStore(db),
+    jobs: new SqlJobStore(db),
+    ledger: new SqlJobLedger(db, now),
     operators: new SqlOperatorQueries(db),
     close: () => db.destroy(),
   };

@@ -72,11 +72,31 @@ export async function openSqlite(dataDir: string): Promise<{ db: Db; sqlite: Sql
   }
 }
 
-/** Connects to PostgreSQL (`DATABASE_URL`) with a small pool and brings the schema up to date. */
-export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
+/**
+ * Bounds on every PostgreSQL call, so a database that went away (a crash, a failover, a network cut)
+ * fails the call within seconds instead of holding a request or a job: connecting, and waiting for an
+ * answer. Keep-alive finds a connection cut silently. The longest statement the app runs is a batch of
+ * the retention sweep or the regulator export, far below the query bound.
+ */
+const PG_BOUNDS = { connectionTimeoutMillis: 3000, query_timeout: 10_000, keepAlive: true } as const;
+
+/**
+ * Connects to PostgreSQL (`DATABASE_URL`) with a small pool and brings the schema up to date. A pooled
+ * connection that breaks (the server restarting) is reported to `onError` and replaced by the pool on
+ * next use; without a listener, node-postgres would throw it and end the process.
+ */
+export async function openPostgres(
+  url: string,
+  { poolSize = 10, onError = () => {} }: { poolSize?: number; onError?: (error: Error) => void } = {},
+): Promise<Db> {
   // Only scale mode needs the PostgreSQL client: an embedded process never loads it.
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...PG_BOUNDS });
+  pool.on('error', onError);
+  // A connection can also break while checked out between two statements (inside a transaction): its
+  // client then emits the error itself, which without a listener would end the process too. The
+  // statement that was running, or the next one, fails on its own.
+  pool.on('connect', (client) => client.on('error', onError));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrateToLatest(db as Kysely<unknown>);

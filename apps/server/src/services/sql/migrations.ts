@@ -143,6 +143,13 @@ const MIGRATIONS: Record<string, Migration> = {
       `.execute(db);
     },
   },
+  // The job's ledger: which delivery of the queue holds a job in processing, so that only that one records
+  // its end (a delivery given up for dead during an outage may still finish its render).
+  '004_job_delivery': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('jobs').addColumn('delivery', 'text').execute();
+    },
+  },
 };
 
 /** The migrations in order, for Kysely's Migrator (and tests that stop at an earlier one). */

@@ -1,4 +1,3 @@
-import type { RefusalCode } from '@selfie-mosaic/contract';
 import type { Selectable } from 'kysely';
 import type {
   AnalyticsEventInput,
@@ -7,8 +6,6 @@ import type {
   ConsentRecord,
   FunnelCount,
   JobHistoryRecord,
-  JobHistoryStore,
-  JobOutcome,
   OperatorQueries,
   RecentRender,
 } from '../types.js';
@@ -51,88 +48,6 @@ export class SqlAnalyticsEventStore implements AnalyticsEventStore {
       const step = event.event === 'download' ? 'downloads' : 'shares';
       await bumpFunnel(trx, { day: utcDay(createdAt), countryIso: event.countryIso, language: event.language, step });
     });
-  }
-}
-
-export class SqlJobHistoryStore implements JobHistoryStore {
-  constructor(private readonly db: Db) {}
-
-  async recordUpload(jobId: string, consent: ConsentRecord, at: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('job_history')
-        .values({
-          job_id: jobId,
-          consent_id: consent.id,
-          country_iso: consent.countryIso,
-          language: consent.language,
-          uploaded_at: at,
-          ended_at: null,
-          outcome: null,
-          error_code: null,
-          render_ms: null,
-          photo_deleted_at: null,
-          artwork_deleted_at: null,
-        })
-        .execute();
-      const key = { day: utcDay(at), countryIso: consent.countryIso, language: consent.language };
-      await bumpFunnel(trx, { ...key, step: 'uploads' });
-    });
-  }
-
-  async forget(jobId: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .deleteFrom('job_history')
-        .where('job_id', '=', jobId)
-        .returning(['country_iso', 'language', 'uploaded_at'])
-        .executeTakeFirst();
-      if (!row) return;
-      const key = { day: utcDay(Number(row.uploaded_at)), countryIso: row.country_iso, language: row.language };
-      await bumpFunnel(trx, { ...key, step: 'uploads' }, -1);
-    });
-  }
-
-  async recordEnd(
-    jobId: string,
-    end: { outcome: JobOutcome; errorCode: RefusalCode | null; renderMs: number | null; at: number },
-  ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('job_history')
-        .set({ ended_at: end.at, outcome: end.outcome, error_code: end.errorCode, render_ms: end.renderMs })
-        .where('job_id', '=', jobId)
-        .where('ended_at', 'is', null)
-        .returning(['country_iso', 'language'])
-        .executeTakeFirst();
-      if (!row || end.outcome !== 'completed') return;
-      await bumpFunnel(trx, {
-        day: utcDay(end.at),
-        countryIso: row.country_iso,
-        language: row.language,
-        step: 'artworks',
-      });
-    });
-  }
-
-  async photosDeleted(jobIds: readonly string[], at: number): Promise<void> {
-    if (jobIds.length === 0) return;
-    await this.db
-      .updateTable('job_history')
-      .set({ photo_deleted_at: at })
-      .where('job_id', 'in', jobIds)
-      .where('photo_deleted_at', 'is', null)
-      .execute();
-  }
-
-  async artworksDeleted(jobIds: readonly string[], at: number): Promise<void> {
-    if (jobIds.length === 0) return;
-    await this.db
-      .updateTable('job_history')
-      .set({ artwork_deleted_at: at })
-      .where('job_id', 'in', jobIds)
-      .where('artwork_deleted_at', 'is', null)
-      .execute();
   }
 }
 

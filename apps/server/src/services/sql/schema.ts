@@ -11,6 +11,8 @@ export interface JobsTable {
   blacklabel: number;
   status: JobStatus;
   attempts: Generated<number>;
+  /** The queue delivery holding the job while it is processing (random per delivery). */
+  delivery: Generated<string | null>;
   error_message: string | null;
   error_code: RefusalCode | null;
   photo_key: string | null;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type FunnelStep, JOB_STATUSES, type JobStatus, type RefusalCode } from '@selfie-mosaic/contract';
+import { type FunnelStep, JOB_STATUSES, type JobStatus } from '@selfie-mosaic/contract';
 import type { CompiledQuery, Selectable } from 'kysely';
 import type {
   ConsentInput,
@@ -7,7 +7,6 @@ import type {
   ConsentStore,
   JobRecord,
   JobStore,
-  NewJob,
   PageviewInput,
   PageviewStore,
 } from '../types.js';
@@ -16,7 +15,7 @@ import type { ConsentsTable, Db, JobsTable } from './schema.js';
 
 type JobRow = Selectable<JobsTable>;
 
-function toRecord(row: JobRow): JobRecord {
+export function toRecord(row: JobRow): JobRecord {
   return {
     id: row.id,
     sessionId: row.session_id,
@@ -53,39 +52,12 @@ export function toConsent(row: Selectable<ConsentsTable>): ConsentRecord {
  */
 export class SqlJobStore implements JobStore {
   private readonly getById: CompiledQuery<JobRow>;
-  private lastCreatedAt = 0;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
   ) {
     this.getById = db.selectFrom('jobs').selectAll().where('id', '=', '').compile();
-  }
-
-  async create(job: NewJob): Promise<JobRecord> {
-    // Strictly increasing within a process, so jobs accepted in the same millisecond keep their order.
-    const now = Math.max(this.now(), this.lastCreatedAt + 1);
-    this.lastCreatedAt = now;
-    const row = await this.db
-      .insertInto('jobs')
-      .values({
-        id: job.id,
-        session_id: job.sessionId,
-        blacklabel: job.blacklabel ? 1 : 0,
-        status: 'pending',
-        photo_key: job.photoKey,
-        error_message: null,
-        error_code: null,
-        result_token: null,
-        width: null,
-        height: null,
-        created_at: now,
-        updated_at: now,
-        expires_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toRecord(row);
   }
 
   async get(id: string): Promise<JobRecord | undefined> {
@@ -113,58 +85,6 @@ export class SqlJobStore implements JobStore {
       .values({ id: 1, probed_at: probedAt })
       .onConflict((conflict) => conflict.column('id').doUpdateSet({ probed_at: probedAt }))
       .execute();
-  }
-
-  async markQueued(id: string, from: 'pending' | 'processing'): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({ status: 'queued', updated_at: this.now() })
-      .where('id', '=', id)
-      .where('status', '=', from)
-      .execute();
-  }
-
-  async markProcessing(id: string, attempt: number): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({ status: 'processing', attempts: attempt, updated_at: this.now() })
-      .where('id', '=', id)
-      .execute();
-  }
-
-  async markCompleted(id: string, result: { token: string; width: number; height: number; expiresAt: number }) {
-    await this.db
-      .updateTable('jobs')
-      .set({
-        status: 'completed',
-        result_token: result.token,
-        width: result.width,
-        height: result.height,
-        error_message: null,
-        error_code: null,
-        expires_at: result.expiresAt,
-        updated_at: this.now(),
-      })
-      .where('id', '=', id)
-      .execute();
-  }
-
-  async markFailed(id: string, failure: { message: string; code: RefusalCode | null; expiresAt: number }) {
-    await this.db
-      .updateTable('jobs')
-      .set({
-        status: 'failed',
-        error_message: failure.message,
-        error_code: failure.code,
-        expires_at: failure.expiresAt,
-        updated_at: this.now(),
-      })
-      .where('id', '=', id)
-      .execute();
-  }
-
-  async clearPhoto(id: string): Promise<void> {
-    await this.db.updateTable('jobs').set({ photo_key: null }).where('id', '=', id).execute();
   }
 
   async idsWithStatus(status: JobStatus): Promise<string[]> {
@@ -198,11 +118,6 @@ export class SqlJobStore implements JobStore {
       .limit(limit)
       .execute();
     return rows.map(toRecord);
-  }
-
-  async delete(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db.deleteFrom('jobs').where('id', 'in', ids).execute();
   }
 
   async countByStatus(): Promise<Record<JobStatus, number>> {

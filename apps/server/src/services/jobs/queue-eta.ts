@@ -1,5 +1,5 @@
 import type { QueueStatusValue } from '@selfie-mosaic/contract';
-import type { RecentRender } from './types.js';
+import type { RecentRender } from '../types.js';
 
 /**
  * The queue's time estimate (docs/architecture.md#queue-time-estimate): the seconds until a job's artwork

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { RecentRender } from '../types.js';
 import { QueueClock } from './queue-clock.js';
 import { busyRate, etaSeconds, measureThroughput, mostAtOnce, type Throughput } from './queue-eta.js';
-import type { RecentRender } from './types.js';
 
 const prior = { workers: 2, renderMs: 1000 };
 

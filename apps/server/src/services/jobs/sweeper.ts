@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { StorageHealth } from '../storage-health.js';
+import type { Backend } from '../types.js';
 import { ORPHAN_GRACE_MS, reconcileStorage } from './reconcile.js';
-import type { StorageHealth } from './storage-health.js';
-import type { Backend } from './types.js';
 
 const BATCH = 500;
 
@@ -18,23 +18,18 @@ export async function sweepExpired(backend: Backend, now = Date.now()): Promise<
       if (job.resultToken) await backend.storage.deleteResult(job.resultToken);
       if (job.photoKey) await backend.storage.deletePhoto(job.photoKey);
     }
-    // The deletion log outlives the job rows: the export proves retention with these times.
-    const deletedAt = Date.now();
-    await backend.history.artworksDeleted(
-      expired.filter((job) => job.resultToken).map((job) => job.id),
-      deletedAt,
-    );
-    await backend.history.photosDeleted(
-      expired.filter((job) => job.photoKey).map((job) => job.id),
-      deletedAt,
-    );
-    await backend.jobs.delete(expired.map((job) => job.id));
+    // The rows go; the deletion log outlives them: the export proves retention with these times.
+    await backend.ledger.expired(expired, Date.now());
     removed += expired.length;
   }
 }
 
-/** Retention, then storage against the records (files a crash or a failed write left without a job). */
-async function sweep(backend: Backend, log: FastifyBaseLogger): Promise<void> {
+/**
+ * Retention, then storage against the records (files a crash or a failed write left without a job), then
+ * the queue against the records when it lives apart from them (Redis may lose a job the database holds).
+ */
+async function sweep(backend: Backend, log: FastifyBaseLogger, reconcileQueue: () => Promise<void>): Promise<void> {
+  await reconcileQueue();
   const removed = await sweepExpired(backend);
   if (removed > 0) log.info({ removed }, 'expired jobs swept');
   const orphans = await reconcileStorage(backend, Date.now() - ORPHAN_GRACE_MS);
@@ -46,12 +41,13 @@ export function startSweeper(
   intervalMs: number,
   log: FastifyBaseLogger,
   health: StorageHealth,
+  reconcileQueue: () => Promise<void> = async () => {},
 ): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    sweep(backend, log)
+    sweep(backend, log, reconcileQueue)
       .catch((err) => {
         health.report(err);
         log.error({ err }, 'retention sweep failed');

@@ -1,3 +1,4 @@
+import type { OperatorQueries } from '../types.js';
 import {
   ETA_WINDOW,
   type EtaPrior,
@@ -6,7 +7,6 @@ import {
   measureThroughput,
   type Throughput,
 } from './queue-eta.js';
-import type { OperatorQueries } from './types.js';
 
 /** A busy queue asks for estimates on every move of every stream: one measurement serves them for this long. */
 const MEASURE_CACHE_MS = 500;

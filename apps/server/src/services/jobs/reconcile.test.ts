@@ -6,10 +6,10 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { ARTWORK } from '@selfie-mosaic/contract';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modeEnv } from '../test/harness.js';
-import { type BackendOptions, createBackend } from './create-backend.js';
+import { modeEnv } from '../../test/harness.js';
+import { type BackendOptions, createBackend } from '../create-backend.js';
+import type { Backend, StoredEntry } from '../types.js';
 import { ORPHAN_GRACE_MS, reconcileStorage } from './reconcile.js';
-import type { Backend, StoredEntry } from './types.js';
 
 /** Start-up and the sweep bring storage in line with the records, in both modes and on every storage. */
 
@@ -90,7 +90,7 @@ for (const [name, setup] of Object.entries(setups)) {
     });
 
     it('deletes photos of ended jobs and files without a record, and keeps what a job still needs', async () => {
-      const { jobs, storage, history } = backend;
+      const { jobs, storage, ledger } = backend;
       const consent = await backend.consents.add({
         sessionId: 'session-1700000000000-a',
         countryIso: 'de',
@@ -99,20 +99,27 @@ for (const [name, setup] of Object.entries(setups)) {
         consentGiven: true,
       });
       const waiting = randomUUID();
-      await jobs.create({ id: waiting, sessionId: 'session-1700000000000-a', blacklabel: false, photoKey: waiting });
-      await history.recordUpload(waiting, consent, Date.now());
+      await ledger.accepted(
+        { id: waiting, sessionId: 'session-1700000000000-a', blacklabel: false, photoKey: waiting },
+        consent,
+      );
       await storage.savePhoto(waiting, Buffer.from('waiting photo'));
       // Completed, but its photo's delete failed: the photo must still go.
       const done = randomUUID();
-      await jobs.create({ id: done, sessionId: 'session-1700000000000-b', blacklabel: false, photoKey: done });
-      await history.recordUpload(done, consent, Date.now());
+      await ledger.accepted(
+        { id: done, sessionId: 'session-1700000000000-b', blacklabel: false, photoKey: done },
+        consent,
+      );
       await storage.savePhoto(done, Buffer.from('done photo'));
       const artwork = await storage.saveResult(Buffer.from('artwork'), Buffer.from('its story version'));
-      await jobs.markCompleted(done, {
+      await ledger.queued(done);
+      await ledger.started(done, { attempt: 1, id: 'delivery-1' });
+      await ledger.completed(done, 'delivery-1', {
         token: artwork,
         width: ARTWORK.width,
         height: ARTWORK.height,
         expiresAt: Date.now() + 60_000,
+        renderMs: null,
       });
       // What a crash between a file and its record leaves: a photo and an artwork nobody owns.
       const orphanPhoto = randomUUID();

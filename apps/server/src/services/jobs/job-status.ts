@@ -1,6 +1,6 @@
 import { isActiveStatus, type QueueStatus } from '@selfie-mosaic/contract';
+import type { Backend, JobRecord } from '../types.js';
 import type { QueueClock } from './queue-clock.js';
-import type { Backend, JobRecord } from './types.js';
 
 /** What a client sees of a job; the shape of both the poll body and each stream message. */
 export async function jobStatus(backend: Backend, clock: QueueClock, job: JobRecord): Promise<QueueStatus> {

@@ -5,17 +5,19 @@ import path from 'node:path';
 import { ARTWORK, MESSAGES } from '@selfie-mosaic/contract';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { createMetrics } from '../plugins/metrics.js';
-import { createBackend } from './create-backend.js';
+import { createBackend } from '../create-backend.js';
+import { createMetrics } from '../metrics.js';
+import type { RenderPool } from '../render-pool.js';
+import { StorageHealth } from '../storage-health.js';
+import type { Backend, ConsentRecord, JobHistoryRecord } from '../types.js';
 import { JobRunner } from './job-runner.js';
-import type { RenderPool } from './render-pool.js';
-import { StorageHealth } from './storage-health.js';
-import type { Backend, ConsentRecord } from './types.js';
 
 /**
- * A worker can die after recording a job's end and before the rest of its books: the end in the job's history,
- * the photo's deletion. The queue then delivers the job again (BullMQ once the dead worker's lock runs out):
- * that delivery must finish them, not leave the photo to the next sweep, and must not render the job again.
+ * A worker can die after recording a job's end and before deleting its photo. The queue then delivers the
+ * job again (BullMQ once the dead worker's lock runs out): that delivery must delete the photo and record
+ * when, not leave it to the next sweep, must not render the job again, and leaves its end as recorded.
+ * The end in the job's row and in its history are one ledger transition, so no delivery finds one
+ * without the other: the photo is all a dead worker can leave behind.
  */
 
 let dataDir: string;
@@ -41,20 +43,25 @@ afterAll(async () => {
 
 /** A job as a worker that died just after recording its end leaves it: ended, photo still stored. */
 async function endedWithPhoto(outcome: 'completed' | 'failed'): Promise<{ id: string; token: string | null }> {
-  const { jobs, storage, history } = backend;
+  const { storage, ledger } = backend;
   const id = randomUUID();
-  await jobs.create({ id, sessionId: consent.sessionId as string, blacklabel: false, photoKey: id });
-  await history.recordUpload(id, consent, Date.now());
+  await ledger.accepted({ id, sessionId: consent.sessionId as string, blacklabel: false, photoKey: id }, consent);
   await storage.savePhoto(id, Buffer.from(`photo of ${id}`));
-  await jobs.markQueued(id, 'pending');
-  await jobs.markProcessing(id, 1);
+  await ledger.queued(id);
+  await ledger.started(id, { attempt: 1, id: 'delivery-1' });
   const expiresAt = Date.now() + 60_000;
   if (outcome === 'failed') {
-    await jobs.markFailed(id, { message: MESSAGES.noFace, code: 'no_face', expiresAt });
+    await ledger.failed(id, { message: MESSAGES.noFace, code: 'no_face', expiresAt, renderMs: 90 }, 'delivery-1');
     return { id, token: null };
   }
   const token = await storage.saveResult(Buffer.from('artwork'), Buffer.from('its story version'));
-  await jobs.markCompleted(id, { token, width: ARTWORK.width, height: ARTWORK.height, expiresAt });
+  await ledger.completed(id, 'delivery-1', {
+    token,
+    width: ARTWORK.width,
+    height: ARTWORK.height,
+    expiresAt,
+    renderMs: 1234,
+  });
   return { id, token };
 }
 
@@ -64,13 +71,15 @@ async function storedPhotos(): Promise<string[]> {
   return keys;
 }
 
-it('finishes the books of a job delivered again after its end was recorded: its history, its photo; its outcome stays', async () => {
+async function history(): Promise<Map<string, JobHistoryRecord>> {
+  return new Map((await backend.operators.jobsOfConsents([consent.id])).map((job) => [job.jobId, job]));
+}
+
+it('finishes the books of a job delivered again after its end was recorded: its photo and when it went; its outcome stays', async () => {
   const completed = await endedWithPhoto('completed');
   const failed = await endedWithPhoto('failed');
-  // This one's worker recorded the end in its history too, then died before deleting the photo.
-  const recorded = await endedWithPhoto('completed');
-  const end = { outcome: 'completed', errorCode: null, renderMs: 1234, at: Date.now() } as const;
-  await backend.history.recordEnd(recorded.id, end);
+  // Their history as the dead workers left it.
+  const recorded = await history();
   const rendered: string[] = [];
   const pool: RenderPool = {
     async render(task) {
@@ -93,7 +102,7 @@ it('finishes the books of a job delivered again after its end was recorded: its 
     concurrency: 1,
   });
   // The queue delivers both jobs again, as it does a dead worker's.
-  for (const { id } of [completed, failed, recorded]) await backend.queue.add(id);
+  for (const { id } of [completed, failed]) await backend.queue.add(id);
   await runner.start();
 
   await vi.waitFor(async () => expect(await storedPhotos()).toEqual([]), { timeout: 5000 });
@@ -104,12 +113,20 @@ it('finishes the books of a job delivered again after its end was recorded: its 
     resultToken: completed.token,
   });
   expect(await backend.jobs.get(failed.id)).toMatchObject({ status: 'failed', photoKey: null, errorCode: 'no_face' });
-  // The history has each job's end, and says when its photo was deleted, for the regulator export.
-  const logged = new Map((await backend.operators.jobsOfConsents([consent.id])).map((job) => [job.jobId, job]));
-  expect(logged.get(completed.id)).toMatchObject({ outcome: 'completed', errorCode: null, renderMs: null });
-  expect(logged.get(failed.id)).toMatchObject({ outcome: 'failed', errorCode: 'no_face' });
-  // An end already recorded stays as it was.
-  expect(logged.get(recorded.id)).toMatchObject({ outcome: 'completed', renderMs: 1234, endedAt: end.at });
+  // The history keeps each job's end as it was recorded, and says when its photo was deleted, for the
+  // regulator export.
+  const logged = await history();
+  expect(logged.get(completed.id)).toMatchObject({
+    outcome: 'completed',
+    errorCode: null,
+    renderMs: 1234,
+    endedAt: recorded.get(completed.id)?.endedAt,
+  });
+  expect(logged.get(failed.id)).toMatchObject({
+    outcome: 'failed',
+    errorCode: 'no_face',
+    endedAt: recorded.get(failed.id)?.endedAt,
+  });
   for (const job of logged.values()) {
     expect(job.endedAt).toEqual(expect.any(Number));
     expect(job.photoDeletedAt).toEqual(expect.any(Number));
@@ -117,6 +134,6 @@ it('finishes the books of a job delivered again after its end was recorded: its 
   // The artwork stays.
   const artworks: string[] = [];
   for await (const page of backend.storage.listResults()) artworks.push(...page.map((entry) => entry.key));
-  expect(new Set(artworks)).toEqual(new Set([completed.token, recorded.token]));
+  expect(new Set(artworks)).toEqual(new Set([completed.token]));
   health.close();
 });

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ARTWORK } from '@selfie-mosaic/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
-import { MODES, modeEnv, newSessionId } from '../test/harness.js';
-import { createBackend } from './create-backend.js';
+import { loadConfig } from '../../config.js';
+import { MODES, modeEnv, newSessionId } from '../../test/harness.js';
+import { createBackend } from '../create-backend.js';
+import type { Backend } from '../types.js';
 import { sweepExpired } from './sweeper.js';
-import type { Backend } from './types.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -25,25 +25,37 @@ describe.each(MODES)('the retention sweep, %s mode', (mode) => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-sweep-'));
     const config = loadConfig({ DATA_DIR: dataDir, ...(await modeEnv(mode)) });
     backend = await createBackend({ dataDir, storage: config.storage, scale: config.scale });
-    const { jobs, storage } = backend;
+    const { jobs, storage, ledger } = backend;
     const now = Date.now();
     const photo = Buffer.from('photo bytes');
+    // Consents are proof for a regulator and never swept: this one names no session, so the session ids
+    // looked for on disk below are the job rows' alone.
+    const consent = await backend.consents.add({
+      sessionId: null,
+      countryIso: 'de',
+      language: 'de',
+      questionAnswer: 'yes',
+      consentGiven: true,
+    });
 
     const add = async (sessionId: string) => {
       const id = crypto.randomUUID();
       const photoKey = await storage.savePhoto(id, photo);
-      return { ...(await jobs.create({ id, sessionId, blacklabel: false, photoKey })), photoKey };
+      return { ...(await ledger.accepted({ id, sessionId, blacklabel: false, photoKey }, consent)), photoKey };
     };
     const completed = await add(newSessionId());
     const token = await storage.saveResult(Buffer.from('artwork bytes'), Buffer.from('story bytes'));
-    await jobs.markCompleted(completed.id, {
+    await ledger.queued(completed.id);
+    await ledger.started(completed.id, { attempt: 1, id: 'delivery-1' });
+    await ledger.completed(completed.id, 'delivery-1', {
       token,
       width: ARTWORK.width,
       height: ARTWORK.height,
       expiresAt: now + HOUR,
+      renderMs: null,
     });
     const failed = await add(newSessionId());
-    await jobs.markFailed(failed.id, { message: 'No face', code: 'no_face', expiresAt: now + HOUR });
+    await ledger.failed(failed.id, { message: 'No face', code: 'no_face', expiresAt: now + HOUR, renderMs: null });
     const active = await add(newSessionId());
 
     expect(await sweepExpired(backend, now + 2 * HOUR)).toBe(2);

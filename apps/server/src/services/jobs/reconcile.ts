@@ -1,4 +1,4 @@
-import type { Backend } from './types.js';
+import type { Backend } from '../types.js';
 
 /**
  * How old a photo or artwork without a record must be before it is deleted while other writers may be
@@ -32,8 +32,7 @@ export async function reconcileStorage(backend: Backend, orphanedBefore: number)
       const ended = job?.status === 'completed' || job?.status === 'failed';
       if (job ? !ended : modifiedAt >= orphanedBefore) continue;
       await storage.deletePhoto(key);
-      if (job?.photoKey) await jobs.clearPhoto(job.id);
-      if (job) await backend.history.photosDeleted([job.id], Date.now());
+      if (job) await backend.ledger.photoDeleted([job.id], Date.now());
       removed.photos++;
     }
   }

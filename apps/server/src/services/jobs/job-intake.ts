@@ -1,8 +1,8 @@
 import { createJobId } from '@selfie-mosaic/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import type { StorageHealth } from '../storage-health.js';
+import type { Backend, ConsentRecord } from '../types.js';
 import { enqueueJob } from './job-runner.js';
-import type { StorageHealth } from './storage-health.js';
-import type { Backend, ConsentRecord } from './types.js';
 
 export interface Intake {
   backend: Backend;
@@ -27,16 +27,10 @@ export async function acceptJob(
   try {
     const photoKey = await backend.storage.savePhoto(jobId, upload.photo);
     undo.push(() => backend.storage.deletePhoto(photoKey));
-    const job = await backend.jobs.create({
-      id: jobId,
-      sessionId: upload.sessionId,
-      blacklabel: upload.blacklabel,
-      photoKey,
-    });
-    undo.push(() => backend.jobs.delete([jobId]));
-    // The job's lasting record (docs/architecture.md#operators): under which consent, in which market.
-    await backend.history.recordUpload(jobId, upload.consent, job.createdAt);
-    undo.push(() => backend.history.forget(jobId));
+    // The job, its lasting record under the consent (docs/architecture.md#operators) and its count: one step.
+    const job = { id: jobId, sessionId: upload.sessionId, blacklabel: upload.blacklabel, photoKey };
+    await backend.ledger.accepted(job, upload.consent);
+    undo.push(() => backend.ledger.withdrawn(jobId));
     await enqueueJob(backend, jobId);
     return jobId;
   } catch (error) {
