@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
-import { ARTWORK, MESSAGES, type QueueStatus, STORY_ARTWORK } from '@selfie-mosaic/contract';
+import { ARTWORK, type QueueStatus, STORY_ARTWORK } from '@selfie-mosaic/contract';
 import { EventSource } from 'eventsource';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
-import { Client, MODES, modeEnv, startTestServer, type TestServer } from '../test/harness.js';
+import { Client, MODES, modeEnv, RENDER_FAILED, startTestServer, type TestServer } from '../test/harness.js';
 
 /** The job lifecycle, positions, restart and retry: the same behaviour in embedded and scale mode. */
 describe.each(MODES)('job lifecycle, %s mode', (mode) => {
@@ -156,13 +156,7 @@ describe.each(MODES)('job lifecycle, %s mode', (mode) => {
     const server = await start({ ...(await modeEnv(mode)), TEST_CRASH_ATTEMPTS: '3' });
     const client = await new Client(server.url).init();
     const jobId = await client.submit(await facePhoto());
-    expect(await client.waitUntilFinal(jobId)).toEqual({
-      status: 'failed',
-      queue_position: 0,
-      error_message: MESSAGES.renderFailed,
-      error_code: 'render_failed',
-      eta_seconds: null,
-    });
+    expect(await client.waitUntilFinal(jobId)).toEqual(RENDER_FAILED);
     expect((await server.app.services.backend.jobs.get(jobId))?.attempts).toBe(3);
     expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);
   });

@@ -60,7 +60,9 @@ export function uploadRoutes(app: App, { backend, config, health }: Services): v
       } finally {
         await release();
       }
-      const position = await backend.queue.position(jobId);
+      // The job is stored and queued: a position that cannot be read now (Redis just went away) must not turn
+      // the accepted upload into an error the visitor would retry; the first poll tells the real place.
+      const position = await backend.queue.position(jobId).catch(() => 1);
       return reply.code(202).send({ job_id: jobId, status: 'queued', queue_position: Math.max(1, position) });
     },
   );

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { MESSAGES } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
-import { Client, startTestServer, type TestServer } from '../test/harness.js';
+import { Client, RENDER_FAILED, startTestServer, type TestServer } from '../test/harness.js';
 
 let server: TestServer;
 
@@ -36,13 +35,7 @@ it('fails a job with a clear message after 3 attempts that all crashed', async (
   try {
     const client = await new Client(strict.url).init();
     const jobId = await client.submit(await facePhoto());
-    expect(await client.waitUntilFinal(jobId)).toEqual({
-      status: 'failed',
-      queue_position: 0,
-      error_message: MESSAGES.renderFailed,
-      error_code: 'render_failed',
-      eta_seconds: null,
-    });
+    expect(await client.waitUntilFinal(jobId)).toEqual(RENDER_FAILED);
     expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);
     const db = new Database(path.join(strict.dataDir, 'selfie-mosaic.sqlite'), { readonly: true });
     expect(db.prepare('SELECT attempts FROM jobs').get()).toEqual({ attempts: 3 });

@@ -1,7 +1,6 @@
-import { MESSAGES } from '@selfie-mosaic/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
-import { Client, MODES, modeEnv, startTestServer, type TestServer } from '../test/harness.js';
+import { Client, MODES, modeEnv, RENDER_FAILED, startTestServer, type TestServer } from '../test/harness.js';
 
 /** Short, so a test waits little for each hung render, yet ample for a real render on a fresh thread. */
 const RENDER_TIMEOUT = '2';
@@ -56,13 +55,7 @@ describe.each(MODES)('render deadline, %s mode', (mode) => {
     const { server } = await start({ MAX_ATTEMPTS: '2', TEST_HANG_ATTEMPTS: '2' });
     const client = await new Client(server.url).init();
     const jobId = await client.submit(await facePhoto());
-    expect(await client.waitUntilFinal(jobId)).toEqual({
-      status: 'failed',
-      queue_position: 0,
-      error_message: MESSAGES.renderFailed,
-      error_code: 'render_failed',
-      eta_seconds: null,
-    });
+    expect(await client.waitUntilFinal(jobId)).toEqual(RENDER_FAILED);
     expect((await server.app.services.backend.jobs.get(jobId))?.attempts).toBe(2);
     expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createSessionId, type QueueStatus, XSRF } from '@selfie-mosaic/contract';
+import { createSessionId, MESSAGES, type QueueStatus, XSRF } from '@selfie-mosaic/contract';
 import { inject } from 'vitest';
 import type { BuildOptions } from '../app.js';
 import { type StartedServer, startServer } from '../start.js';
@@ -10,6 +10,15 @@ import { type StartedServer, startServer } from '../start.js';
 export { freePort } from './services.js';
 
 /** The two process models; API suites run once per mode. */
+/** What a visitor's poll says of a job failed after every render attempt errored, crashed or hung. */
+export const RENDER_FAILED: QueueStatus = {
+  status: 'failed',
+  queue_position: 0,
+  error_message: MESSAGES.renderFailed,
+  error_code: 'render_failed',
+  eta_seconds: null,
+};
+
 export const MODES = ['embedded', 'scale'] as const;
 export type Mode = (typeof MODES)[number];
 

@@ -24,16 +24,19 @@ let dataDir: string;
 let backend: Backend;
 let consent: ConsentRecord;
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-runner-'));
-  backend = await createBackend({ dataDir });
-  consent = await backend.consents.add({
+const consentInput = () =>
+  ({
     sessionId: 'session-1700000000000-a',
     countryIso: 'de',
     language: 'de',
     questionAnswer: 'yes',
     consentGiven: true,
-  });
+  }) as const;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-runner-'));
+  backend = await createBackend({ dataDir });
+  consent = await backend.consents.add(consentInput());
 });
 
 afterAll(async () => {
@@ -136,4 +139,71 @@ it('finishes the books of a job delivered again after its end was recorded: its 
   for await (const page of backend.storage.listResults()) artworks.push(...page.map((entry) => entry.key));
   expect(new Set(artworks)).toEqual(new Set([completed.token]));
   health.close();
+});
+
+it('keeps a render that finished while the database was away: recorded once it is back, exactly once, its photo deleted', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-runner-'));
+  const own = await createBackend({ dataDir: dir });
+  const covering = await own.consents.add({ ...consentInput(), sessionId: 'session-1700000000000-b' });
+  const id = randomUUID();
+  await own.ledger.accepted({ id, sessionId: 'session-1700000000000-b', blacklabel: false, photoKey: id }, covering);
+  await own.storage.savePhoto(id, Buffer.from(`photo of ${id}`));
+  // The database goes away while the render runs, and comes back a moment after it finished.
+  let databaseAway = false;
+  const lost = () => new Error('Connection terminated unexpectedly');
+  const completed = own.ledger.completed.bind(own.ledger);
+  own.ledger.completed = async (...args) => {
+    if (databaseAway) throw lost();
+    return completed(...args);
+  };
+  let renders = 0;
+  const pool: RenderPool = {
+    async render() {
+      renders++;
+      databaseAway = true;
+      setTimeout(() => {
+        databaseAway = false;
+      }, 300);
+      const jpeg = new Uint8Array(Buffer.from('artwork'));
+      const story = { jpeg: new Uint8Array(Buffer.from('its story version')), width: 1080, height: 1920 };
+      return { kind: 'artwork', jpeg, width: ARTWORK.width, height: ARTWORK.height, story, tiles: 1, timings: {} };
+    },
+    async warmUp() {},
+    async close() {},
+  };
+  const log = Fastify({ logger: false }).log;
+  const health = new StorageHealth({
+    log,
+    probeIntervalMs: 20,
+    probe: async () => {
+      if (databaseAway) throw lost();
+    },
+  });
+  const runner = new JobRunner({
+    backend: own,
+    pool,
+    health,
+    log,
+    metrics: createMetrics(own),
+    maxAttempts: 3,
+    resultTtlMs: 60_000,
+    concurrency: 1,
+  });
+  await runner.start();
+  await own.ledger.queued(id);
+  await own.queue.add(id);
+
+  await vi.waitFor(async () => expect((await own.jobs.get(id))?.status).toBe('completed'), { timeout: 5000 });
+  expect(renders).toBe(1);
+  const job = await own.jobs.get(id);
+  const artworks: string[] = [];
+  for await (const page of own.storage.listResults()) artworks.push(...page.map((entry) => entry.key));
+  expect(new Set(artworks)).toEqual(new Set([job?.resultToken]));
+  await vi.waitFor(async () => expect((await own.jobs.get(id))?.photoKey).toBeNull(), { timeout: 5000 });
+  const [recorded] = await own.operators.jobsOfConsents([covering.id]);
+  expect(recorded).toMatchObject({ outcome: 'completed', photoDeletedAt: expect.any(Number) });
+  health.close();
+  await own.queue.close();
+  await own.close();
+  rmSync(dir, { recursive: true, force: true });
 });

@@ -87,7 +87,7 @@ export interface BullQueueOptions {
  * worker dies, graceful close. Only ids travel; the job's data lives in the JobStore.
  */
 export class BullJobQueue implements JobQueue {
-  /** Uploads, polls and streams: refused at once while Redis is away, so they answer 503 instead of hanging. */
+  /** Uploads, polls and streams: a command fails after one reconnect try while Redis is away, so they answer 503 instead of hanging. */
   private readonly connection: PositionClient;
   /** The worker's: its blocking commands wait through a Redis restart (BullMQ requires it). */
   private workerConnection: Redis | undefined;
