@@ -49,7 +49,7 @@ export interface LoggedJob {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until `check` holds, every 100 ms; returns how long that took. */
+/** Waits until `check` holds, asking again after a short pause; returns how long that took. */
 export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number) {
   const started = performance.now();
   while (!(await check())) {
