@@ -35,6 +35,9 @@ const HUNG_RENDERS = 3;
 const HANG_WINDOW_MS = 60_000;
 /** Render deadline of the hanging worker, in seconds. */
 export const HANG_TIMEOUT_S = 3;
+/** Visitors arriving at once, and how often, where a fault needs every worker busy. */
+const BURST_VISITORS = 6;
+const BURST_EVERY_MS = 5000;
 /** Between faults: this long, and this many artworks finished, so each fault meets a working cluster. */
 const SETTLE_MS = 5000;
 const SETTLE_ARTWORKS = 3;
@@ -93,6 +96,26 @@ async function settle(cluster: ScaleCluster): Promise<void> {
     sleep(SETTLE_MS),
     until('artworks after the fault', () => artworks(cluster) >= before + SETTLE_ARTWORKS, 180_000),
   ]);
+}
+
+/** Visitors a few at once, on top of the steady ones. */
+class Bursts {
+  private readonly visits: Promise<unknown>[] = [];
+  private last = 0;
+
+  constructor(private readonly ctx: Context) {}
+
+  /** A burst now, unless the last one was less than `ms` ago. */
+  every(ms: number): void {
+    if (Date.now() - this.last < ms) return;
+    this.last = Date.now();
+    for (let i = 0; i < BURST_VISITORS; i++) this.visits.push(visit({ ...this.ctx.options, api: this.ctx.api }));
+  }
+
+  /** Resolves once every visitor of the bursts has its job final. */
+  async done(): Promise<void> {
+    await Promise.all(this.visits);
+  }
 }
 
 /** One fault's row: the answers of its window and the processes that were not ready in it. */
@@ -157,11 +180,14 @@ function named(cluster: ScaleCluster, name: string): ServerProcess {
 async function workerKilled(ctx: Context, name: string, replacement: string): Promise<FaultRow> {
   const { cluster } = ctx;
   const worker = named(cluster, name);
-  // Mid-job: a few visitors at once keep both workers rendering.
-  const burst = Array.from({ length: 6 }, () => visit({ ...ctx.options, api: ctx.api }));
+  // Mid-job: visitors a few at once until both workers are rendering (one alone keeps up with a steady trickle).
+  const burst = new Bursts(ctx);
   await until(
     'both workers rendering',
-    async () => (await processingJobs(ctx.services.databaseUrl)).length >= 2,
+    async () => {
+      burst.every(BURST_EVERY_MS);
+      return (await processingJobs(ctx.services.databaseUrl)).length >= 2;
+    },
     120_000,
   );
   const held = await processingJobs(ctx.services.databaseUrl);
@@ -173,7 +199,7 @@ async function workerKilled(ctx: Context, name: string, replacement: string): Pr
   const again = () => cluster.completions.find((c) => held.includes(c.jobId) && c.attempt >= 2);
   const heldDone = () => held.every((id) => cluster.completions.some((c) => c.jobId === id));
   await until('the killed worker’s job rendered again', () => Boolean(again()) || heldDone(), 180_000);
-  await Promise.all(burst);
+  await burst.done();
   const redone = again();
   const note = redone
     ? `the job it was rendering completed on ${redone.process} ${seconds(redone.at - from)} after the kill (attempt ${redone.attempt})`
@@ -292,7 +318,16 @@ async function rendersHang(ctx: Context): Promise<FaultRow> {
   const from = Date.now();
   const stopped = () => cluster.deadlines.filter((d) => d.process === hung.name);
   const took = () => stopped().length + cluster.completions.filter((c) => c.process === hung.name).length;
-  const enough = await until('hung renders stopped', () => stopped().length >= HUNG_RENDERS, HANG_WINDOW_MS).then(
+  // Bursts of visitors, so that jobs also wait while the other workers are busy and this one is offered some.
+  const burst = new Bursts(ctx);
+  const enough = await until(
+    'hung renders stopped',
+    () => {
+      burst.every(BURST_EVERY_MS);
+      return stopped().length >= HUNG_RENDERS;
+    },
+    HANG_WINDOW_MS,
+  ).then(
     () => true,
     () => false,
   );
@@ -304,6 +339,7 @@ async function rendersHang(ctx: Context): Promise<FaultRow> {
   const hungJobs = new Set(stopped().map((d) => d.jobId));
   const completed = () => [...hungJobs].filter((id) => cluster.completions.some((c) => c.jobId === id)).length;
   await until('the hung jobs completed', () => completed() === hungJobs.size, 180_000).catch(() => {});
+  await burst.done();
   // How the jobs of its time were shared: a worker that takes few jobs shows beside the others.
   const others = new Map<string, number>();
   for (const c of cluster.completions.filter((c) => c.at >= from && c.at <= end && c.process !== hung.name)) {
