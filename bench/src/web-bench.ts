@@ -10,11 +10,15 @@ import { chromium, devices } from 'playwright-core';
 import { CHROMIUM_FLAGS as CHROME_FLAGS, CHROMIUM_PATH as CHROMIUM } from '../../e2e/support/browser.js';
 import { startServer } from '../../e2e/support/server-process.js';
 import { machine, median, table, writeSection } from './report.js';
+import { measureReveal } from './reveal.js';
+import { measureStoryClip } from './story-clip.js';
 
 /**
  * The start screen as a visitor's phone gets it: the JavaScript it downloads (target of issue 9, with
  * React 19 and react-dom: ≤ 100 KB gzip, 1 KB = 1,024 bytes) and Lighthouse mobile scores
- * (performance ≥ 95, accessibility 100, median of 3 runs). Measures the build that is already there
+ * (performance ≥ 95, accessibility 100, median of 3 runs); then the story clip made on the result
+ * screen (story-clip.ts) and the reveal played there (reveal.ts). `--clip` or `--reveal` measures
+ * that one only. Measures the build that is already there
  * (`npm run bench` builds first).
  */
 
@@ -126,67 +130,75 @@ const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
 async function main(): Promise<void> {
   const server = await startServer();
   try {
-    const js = await measureStartScreenJs(server.url);
-    console.log(`start screen JS: ${js.files} files, ${kb(js.gzipBytes)} KB gzip`);
-    const runs: LighthouseRun[] = [];
-    // Lighthouse times real tasks and scales them, so other work on the machine inflates TBT and LCP.
-    const loads: string[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      loads.push((loadavg()[0] ?? 0).toFixed(1));
-      const result = await lighthouse(`${server.url}${START_PATH}`);
-      console.log(`lighthouse run ${i + 1}: ${JSON.stringify(result)}`);
-      runs.push(result);
-    }
-    const mid = (pick: (r: LighthouseRun) => number) => median(runs.map(pick));
-    const performance = mid((r) => r.performance);
-    const accessibility = mid((r) => r.accessibility);
-    const failing = [...new Set(runs.flatMap((r) => r.failing))];
-
-    const body = [
-      '## Web app: start screen',
-      '',
-      `\`${START_PATH}\` served by the built server (\`bench/src/web-bench.ts\`), React 19 and react-dom`,
-      '(production build). JavaScript: every script response Chromium fetched to show the start screen',
-      '(Pixel 7 viewport) up to its page view, gzip -9 of each body summed, 1 KB = 1,024 bytes',
-      '(the server actually sends the build’s brotli files, the "transferred" figure). Lighthouse: default',
-      `mobile emulation and simulated slow 4G, median of ${RUNS} runs. ${machine()}.`,
-      '',
-      table(
-        ['measure', 'value', 'target', ''],
-        [
-          [
-            'start-screen JavaScript, gzip',
-            `${kb(js.gzipBytes)} KB (${js.files} files, ${kb(js.transferredBytes)} KB transferred)`,
-            `≤ ${TARGETS.jsGzipKb} KB`,
-            verdict(js.gzipBytes <= TARGETS.jsGzipKb * 1024),
-          ],
-          [
-            'Lighthouse performance',
-            performance,
-            `≥ ${TARGETS.performance}`,
-            verdict(performance >= TARGETS.performance),
-          ],
-          [
-            'Lighthouse accessibility',
-            accessibility,
-            `${TARGETS.accessibility}`,
-            verdict(accessibility >= TARGETS.accessibility),
-          ],
-          ['Largest Contentful Paint', `${Math.round(mid((r) => r.lcpMs))} ms`, '', ''],
-          ['Total Blocking Time', `${Math.round(mid((r) => r.tbtMs))} ms`, '', ''],
-          ['Cumulative Layout Shift', mid((r) => r.cls).toFixed(3), '', ''],
-        ],
-      ),
-      '',
-      `Per run (performance / accessibility, machine load average when it started): ${runs
-        .map((r, i) => `${r.performance} / ${r.accessibility} (load ${loads[i]})`)
-        .join(', ')}.`,
-      failing.length > 0 ? `Audits below 0.9 in some run: ${failing.map((id) => `\`${id}\``).join(', ')}.` : '',
-    ].join('\n');
-    writeSection('web', body);
+    // `--clip` or `--reveal` measures that alone.
+    const only = process.argv.find((arg) => arg === '--clip' || arg === '--reveal');
+    if (!only) await measureStartScreen(server.url);
+    if (only !== '--reveal') writeSection('clip', await measureStoryClip(server.url));
+    if (only !== '--clip') writeSection('reveal', await measureReveal(server.url));
   } finally {
     await server.stop();
   }
+}
+
+async function measureStartScreen(url: string): Promise<void> {
+  const js = await measureStartScreenJs(url);
+  console.log(`start screen JS: ${js.files} files, ${kb(js.gzipBytes)} KB gzip`);
+  const runs: LighthouseRun[] = [];
+  // Lighthouse times real tasks and scales them, so other work on the machine inflates TBT and LCP.
+  const loads: string[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    loads.push((loadavg()[0] ?? 0).toFixed(1));
+    const result = await lighthouse(`${url}${START_PATH}`);
+    console.log(`lighthouse run ${i + 1}: ${JSON.stringify(result)}`);
+    runs.push(result);
+  }
+  const mid = (pick: (r: LighthouseRun) => number) => median(runs.map(pick));
+  const performance = mid((r) => r.performance);
+  const accessibility = mid((r) => r.accessibility);
+  const failing = [...new Set(runs.flatMap((r) => r.failing))];
+
+  const body = [
+    '## Web app: start screen',
+    '',
+    `\`${START_PATH}\` served by the built server (\`bench/src/web-bench.ts\`), React 19 and react-dom`,
+    '(production build). JavaScript: every script response Chromium fetched to show the start screen',
+    '(Pixel 7 viewport) up to its page view, gzip -9 of each body summed, 1 KB = 1,024 bytes',
+    '(the server actually sends the build’s brotli files, the "transferred" figure). Lighthouse: default',
+    `mobile emulation and simulated slow 4G, median of ${RUNS} runs. ${machine()}.`,
+    '',
+    table(
+      ['measure', 'value', 'target', ''],
+      [
+        [
+          'start-screen JavaScript, gzip',
+          `${kb(js.gzipBytes)} KB (${js.files} files, ${kb(js.transferredBytes)} KB transferred)`,
+          `≤ ${TARGETS.jsGzipKb} KB`,
+          verdict(js.gzipBytes <= TARGETS.jsGzipKb * 1024),
+        ],
+        [
+          'Lighthouse performance',
+          performance,
+          `≥ ${TARGETS.performance}`,
+          verdict(performance >= TARGETS.performance),
+        ],
+        [
+          'Lighthouse accessibility',
+          accessibility,
+          `${TARGETS.accessibility}`,
+          verdict(accessibility >= TARGETS.accessibility),
+        ],
+        ['Largest Contentful Paint', `${Math.round(mid((r) => r.lcpMs))} ms`, '', ''],
+        ['Total Blocking Time', `${Math.round(mid((r) => r.tbtMs))} ms`, '', ''],
+        ['Cumulative Layout Shift', mid((r) => r.cls).toFixed(3), '', ''],
+      ],
+    ),
+    '',
+    `Per run (performance / accessibility, machine load average when it started): ${runs
+      .map((r, i) => `${r.performance} / ${r.accessibility} (load ${loads[i]})`)
+      .join(', ')}.`,
+    failing.length > 0 ? `Audits below 0.9 in some run: ${failing.map((id) => `\`${id}\``).join(', ')}.` : '',
+  ].join('\n');
+  writeSection('web', body);
 }
 
 await main();

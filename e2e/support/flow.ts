@@ -84,8 +84,15 @@ export async function holdQueueUpdates(page: Page): Promise<() => Promise<void>>
   };
 }
 
+/** Waits for the finished artwork, shown as it is: after its reveal (the tesserae being laid), if one plays. */
 export async function waitForArtwork(page: Page): Promise<void> {
   await page.getByTestId('artwork').waitFor({ timeout: 120_000 });
+  await waitForRevealEnd(page);
+}
+
+/** The reveal is over (or never began): its canvases are gone and the artwork's image shows. */
+export async function waitForRevealEnd(page: Page): Promise<void> {
+  await page.getByTestId('reveal').waitFor({ state: 'detached', timeout: 20_000 });
 }
 
 export async function storedSession(page: Page): Promise<Record<string, unknown>> {

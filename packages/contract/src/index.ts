@@ -20,7 +20,17 @@ export {
   funnelRowSchema,
 } from './admin.js';
 export { ADMIN_COOKIE, ADMIN_PATHS } from './admin-paths.js';
-export { ARTWORK_FORMATS, type ArtworkFormat, artworkFileName, STORY_ARTWORK } from './artwork-formats.js';
+export {
+  ARTWORK_FORMATS,
+  type ArtworkFormat,
+  artworkFileName,
+  type ClipContainer,
+  clipFileName,
+  SHARE_FORMATS,
+  type ShareFormat,
+  STORY_ARTWORK,
+  STORY_CLIP,
+} from './artwork-formats.js';
 export {
   ARTWORK,
   CHUNK_RELOAD_GUARD_MS,
@@ -73,6 +83,19 @@ export {
   jobIdSchema,
   RESULT_TOKEN_PATTERN,
 } from './job-ids.js';
+export {
+  decodeLayingPlan,
+  encodeLayingPlan,
+  IN_POST,
+  IN_STORY,
+  LAYING_PHASES,
+  LAYING_PLAN_MAX_BYTES,
+  LAYING_PLAN_VERSION,
+  type LayingPhase,
+  type LayingPlan,
+  LayingPlanError,
+  type PlanBox,
+} from './laying-plan.js';
 export {
   MESSAGES,
   type MessageKey,

@@ -87,6 +87,11 @@ export const resultResponseSchema = z.object({
   story_path: z.string().describe('Appended to the API base it gives the 9:16 story version of the artwork'),
   story_width: z.number().int(),
   story_height: z.number().int(),
+  plan_path: z
+    .string()
+    .describe(
+      'Appended to the API base it gives the laying plan (application/octet-stream, gzip): every tessera in the order it is laid',
+    ),
   expires_at: z.iso.datetime(),
 });
 

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { loadModels, render } from '../src/index.js';
 import { LAYOUT } from '../src/layout.js';
@@ -96,6 +97,36 @@ for (let i = 0; i < RUNS; i++) {
   storyStage.push(both.timings.story ?? 0);
   storyBytes = Math.max(storyBytes, both.story?.jpeg.byteLength ?? 0);
 }
+
+// The laying plan's cost, as a job's render makes it: the story render with and without the plan
+// (and the plan's gzip, which the worker thread does too), alternately, CPU time of each.
+const planRuns = { without: [] as number[], with: [] as number[], withoutCpu: [] as number[], withCpu: [] as number[] };
+const planStage: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  let before = process.cpuUsage();
+  const without = await render(upload, { seed: i, story: true });
+  let used = process.cpuUsage(before);
+  planRuns.without.push(without.timings.total ?? 0);
+  planRuns.withoutCpu.push((used.user + used.system) / 1000);
+  before = process.cpuUsage();
+  const start = performance.now();
+  const withPlan = await render(upload, { seed: i, story: true, plan: true });
+  gzipSync(withPlan.plan as Uint8Array);
+  planRuns.with.push(performance.now() - start);
+  used = process.cpuUsage(before);
+  planRuns.withCpu.push((used.user + used.system) / 1000);
+  planStage.push(withPlan.timings.plan ?? 0);
+}
+// Its size as served (gzip) on every test photo, both variants.
+const planSizes: number[] = [];
+for (const name of PORTRAIT_NAMES) {
+  for (const blacklabel of [false, true]) {
+    const { plan } = await render(await asUpload(name), { story: true, plan: true, blacklabel });
+    planSizes.push(gzipSync(plan as Uint8Array).byteLength);
+  }
+}
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+
 const extra = (a: number[], b: number[]) => `${((median(b) / median(a) - 1) * 100).toFixed(0)} %`;
 
 const floor = await time(
@@ -240,6 +271,11 @@ const lines = [
     `**+${extra(storyRuns.alone, storyRuns.both)}** wall clock (target ≤ 25 %); CPU time median ${ms(median(storyRuns.aloneCpu))} and ` +
     `${ms(median(storyRuns.bothCpu))}, +${extra(storyRuns.aloneCpu, storyRuns.bothCpu)} (both JPEGs are encoded at once, so CPU time grows more than the wall clock). ` +
     `Its own stage (new background tiles, painting, frame) median ${ms(median(storyStage))}; the rest is its JPEG; largest story JPEG ${(storyBytes / 1024).toFixed(0)} KB.`,
+  `- **Laying plan** (every tessera's polygon, colour and place in the laying order, \`render(photo, { story: true, plan: true })\` and its gzip, as a job's render makes it), ` +
+    `${RUNS} story renders without it and ${RUNS} with it, alternating, same run: CPU time median ${ms(median(planRuns.withoutCpu))} without, ` +
+    `${ms(median(planRuns.withCpu))} with, **+${extra(planRuns.withoutCpu, planRuns.withCpu)}** (target ≤ 5 %); wall clock ${ms(median(planRuns.without))} and ` +
+    `${ms(median(planRuns.with))}; its own stage median ${ms(median(planStage))}. As served (gzip) on the ${PORTRAIT_NAMES.length} test photos in both variants: ` +
+    `median ${kb(median(planSizes))}, largest ${kb(Math.max(...planSizes))} (target ≤ 150 KB).`,
   `- Model load (once per worker thread, \`loadModels()\`): ${ms(modelLoad)}.`,
   `- Memory: peak RSS of this process (models, one render at a time) ${peakRss.toFixed(0)} MB; a process with one worker thread ` +
     `${oneWorker.toFixed(0)} MB, with two ${twoWorkers.toFixed(0)} MB (medians of ${MEMORY_RUNS} processes), so about **${(twoWorkers - oneWorker).toFixed(0)} MB per worker** (target ≤ 400 MB).`,

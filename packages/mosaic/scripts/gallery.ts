@@ -133,8 +133,9 @@ const readme = `# Gallery
 Every portrait the engine's quality tests use (one face cropped from each of \`@vladmandic/face-api\`'s
 demo photos) and a close 480×640 phone-style crop, framed by the engine (grey where the framing
 reaches beyond the photo; the artwork paints that area as campaign pattern), then as the standard
-and the black label artwork, each beside its story version (the same mosaic in 9:16, with the
-pattern laid further above and below and the wordmark on a bar clear of the bottom 250 px). Shown
+and the black label artwork, each beside its story version (the same mosaic as one 9:16
+composition: the pattern laid on above and below, the figure ending on a curve like a bust's base,
+the wordmark on a plaque clear of the bottom 250 px). Shown
 at half size; the artworks are 1080×1350, the story versions 1080×1920. Regenerate with
 \`npm run gallery -w packages/mosaic\`.
 

@@ -1,16 +1,17 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { type Art, type ArtVariantName, perArt } from './art.js';
 import { LAYOUT, POST_WINDOW, STORY_LAYOUT } from './layout.js';
+import { applyPlaque, buildPlaque, type Plaque } from './plaque.js';
+import { WORDMARK_HEIGHT, wordmark } from './wordmark.js';
 
 /**
- * The campaign frame: a border in the variant's frame colour with a fine accent line, and a band
- * carrying the brand × partner wordmark set in Cinzel (inscriptional capitals, shipped as a TTF in
- * an npm package so the text looks the same on every machine). Built once per variant, format and
- * thread, then copied over each artwork. On the 4:5 the band is at the bottom; the story has the
- * 4:5's frame in its middle, with the band as a bar across, and a window of pattern above and below.
+ * The campaign frame: a border in the variant's frame colour with a fine accent line, and the
+ * brand × partner wordmark set in Cinzel (inscriptional capitals, shipped as a TTF in an npm
+ * package so the text looks the same on every machine). Built once per variant, format and
+ * thread, then copied over each artwork. On the 4:5 the wordmark sits on a band at the bottom;
+ * the story has one window with the border all round, and its wordmark on a plaque laid in the
+ * mosaic (`plaque.ts`), clear of the rows the story's own controls cover.
  *
  * The frame is opaque and its windows clear (checked when it is built), so the mosaic is painted
  * only inside the windows and the frame keeps just its own pixels: 0.6 MB per variant instead of
@@ -30,6 +31,8 @@ export interface FrameOverlay {
    * in the frame's own pixels. Cut once here, so framing a render allocates nothing.
    */
   stretches: readonly Stretch[];
+  /** The story's wordmark plaque, drawn over the mosaic inside the window. */
+  plaque?: Plaque;
 }
 
 export interface Stretch {
@@ -46,7 +49,7 @@ export interface Rows {
 
 export type FrameFormat = 'post' | 'story';
 
-/** Where the windows and the wordmark band sit in each format. */
+/** Where the windows and the wordmark sit in each format. */
 function shapeOf(format: FrameFormat) {
   const { border, band } = LAYOUT;
   if (format === 'post') {
@@ -59,22 +62,14 @@ function shapeOf(format: FrameFormat) {
       text: { top: bandTop, height: band - border / 2 },
     };
   }
-  const bandTop = STORY_LAYOUT.offset + LAYOUT.height - band;
-  const bandBottom = STORY_LAYOUT.offset + LAYOUT.height;
   return {
     width: STORY_LAYOUT.width,
     height: STORY_LAYOUT.height,
-    windows: [
-      { top: border, bottom: STORY_LAYOUT.offset },
-      { top: STORY_LAYOUT.offset + border, bottom: bandTop },
-      { top: bandBottom, bottom: STORY_LAYOUT.height - border },
-    ],
-    text: { top: bandTop, height: band },
+    windows: [{ top: border, bottom: STORY_LAYOUT.height - border }],
+    text: undefined,
   };
 }
 
-const require = createRequire(import.meta.url);
-const fontFile = join(dirname(require.resolve('@expo-google-fonts/cinzel')), '600SemiBold', 'Cinzel_600SemiBold.ttf');
 const overlays = perArt(() => new Map<string, Promise<FrameOverlay>>());
 
 export function frameOverlay(art: Art, variant: ArtVariantName, format: FrameFormat = 'post'): Promise<FrameOverlay> {
@@ -86,10 +81,6 @@ export function frameOverlay(art: Art, variant: ArtVariantName, format: FrameFor
     built.set(key, overlay);
   }
   return overlay;
-}
-
-function escapeMarkup(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 async function buildOverlay(art: Art, variant: ArtVariantName, format: FrameFormat): Promise<FrameOverlay> {
@@ -111,35 +102,23 @@ async function buildOverlay(art: Art, variant: ArtVariantName, format: FrameForm
   <path fill-rule="evenodd" fill="${colours.frame}" d="M0 0H${width}V${height}H0Z ${holes}"/>
   ${accents}
 </svg>`;
-  const textHeight = Math.round(LAYOUT.band * 0.34);
-  const text = await sharp({
-    text: {
-      text: `<span foreground="${colours.wordmark}" letter_spacing="${6 * 1024}">${escapeMarkup(art.wordmark)}</span>`,
-      font: 'Cinzel SemiBold',
-      fontfile: fontFile,
-      rgba: true,
-      height: textHeight,
-      width: width - 4 * border,
-      align: 'centre',
-    },
-    limitInputPixels: UPLOAD_LIMITS.maxPixels,
-  })
-    .png()
-    .toBuffer({ resolveWithObject: true });
-  const { data } = await sharp(Buffer.from(svg), { limitInputPixels: UPLOAD_LIMITS.maxPixels })
-    .composite([
+  let frame = sharp(Buffer.from(svg), { limitInputPixels: UPLOAD_LIMITS.maxPixels });
+  if (band) {
+    const text = await wordmark(art, variant, { height: WORDMARK_HEIGHT, width: width - 4 * border });
+    frame = frame.composite([
       {
         input: text.data,
         left: Math.round((width - text.info.width) / 2),
         top: Math.round(band.top + (band.height - text.info.height) / 2),
       },
-    ])
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+    ]);
+  }
+  const { data } = await frame.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const rgba = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const overlay = { width, height, innerLeft, innerRight, windows };
-  return { ...overlay, stretches: stretchesOf(frameRgb(rgba, overlay, `${variant} ${format}`), overlay) };
+  const stretches = stretchesOf(frameRgb(rgba, overlay, `${variant} ${format}`), overlay);
+  if (format === 'post') return { ...overlay, stretches };
+  return { ...overlay, stretches, plaque: await buildPlaque(art, variant, innerRight - innerLeft) };
 }
 
 /** Whether row `y` passes through one of the windows. */
@@ -191,7 +170,8 @@ function stretchesOf(frame: Uint8Array, overlay: Omit<FrameOverlay, 'stretches'>
   return stretches;
 }
 
-/** Puts the frame over an artwork of the frame's size in place. */
-export function applyFrame(rgb: Uint8Array, { stretches }: FrameOverlay): void {
+/** Puts the frame (and the story's plaque) over an artwork of the frame's size in place. */
+export function applyFrame(rgb: Uint8Array, { stretches, width, plaque }: FrameOverlay): void {
   for (const stretch of stretches) rgb.set(stretch.rgb, stretch.at);
+  if (plaque) applyPlaque(rgb, width, plaque);
 }

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { check } from './checks.js';
 import { loadModels, MosaicRefusal, render } from './index.js';
 
-const usage = 'Usage: mosaic <in.jpg> <out.jpg> [--blacklabel] [--seed N] [--story story.jpg]';
+const usage = 'Usage: mosaic <in.jpg> <out.jpg> [--blacklabel] [--seed N] [--story story.jpg] [--plan plan.bin]';
 
 async function main(): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -25,9 +25,14 @@ async function main(): Promise<number> {
   console.log(`models  ${(performance.now() - started).toFixed(1)} ms`);
   try {
     const story = values.story !== undefined;
-    const result = await render(await readFile(input), { blacklabel: values.blacklabel, seed, story });
+    const plan = values.plan !== undefined;
+    const result = await render(await readFile(input), { blacklabel: values.blacklabel, seed, story, plan });
     await writeFile(output, result.jpeg);
     if (values.story !== undefined && result.story) await writeFile(values.story, result.story.jpeg);
+    if (values.plan !== undefined && result.plan) {
+      await writeFile(values.plan, result.plan);
+      console.log(`${values.plan}: laying plan, ${Math.round(result.plan.byteLength / 1024)} KB`);
+    }
     for (const [stage, ms] of Object.entries(result.timings)) console.log(`${stage.padEnd(11)} ${ms.toFixed(1)} ms`);
     console.log(
       `${output}: ${result.width}×${result.height}, ${result.tiles} tiles, ${Math.round(result.jpeg.byteLength / 1024)} KB`,
@@ -54,6 +59,7 @@ function parse() {
       blacklabel: { type: 'boolean', default: false },
       seed: { type: 'string' },
       story: { type: 'string' },
+      plan: { type: 'string' },
     },
   });
   const seed = values.seed === undefined ? undefined : Number(values.seed);

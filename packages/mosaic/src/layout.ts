@@ -2,7 +2,8 @@ import { ARTWORK, STORY_ARTWORK } from '@selfie-mosaic/contract';
 
 /**
  * Where things sit on the 1080×1350 artwork. The mosaic fills the whole canvas; the campaign frame
- * is painted over its border and a band at the bottom carries the wordmark.
+ * is painted over its border and a band at the bottom carries the wordmark (the story's own
+ * layout follows below).
  */
 export const LAYOUT = {
   width: ARTWORK.width,
@@ -27,10 +28,11 @@ export const POST_WINDOW = {
 } as const;
 
 /**
- * The 9:16 story version: the 4:5 canvas sits `offset` pixels down a 1080×1920 canvas, the pattern
- * continues above it, the wordmark band becomes a bar across at the 4:5's band, and below the bar
- * more pattern runs down to the bottom border. With the face at 40 % of the 4:5, the face and the
- * bar both stay clear of the `safeMargin` rows that stories cover with their own controls.
+ * The 9:16 story version: the 4:5 canvas sits `offset` pixels down a 1080×1920 canvas inside one
+ * window with the 4:5's border all round, and the mosaic and its pattern run through the whole of
+ * it. The wordmark is set on a plaque inside the mosaic, centred above the bottom `safeMargin`
+ * rows, which stories cover with their own controls; with the face at 40 % of the 4:5, the face
+ * stays clear of the top ones.
  */
 export const STORY_LAYOUT = {
   width: STORY_ARTWORK.width,
@@ -38,4 +40,15 @@ export const STORY_LAYOUT = {
   safeMargin: STORY_ARTWORK.safeMargin,
   /** A multiple of 16, so the JPEG's blocks fall alike on the 4:5's pixels in both pictures. */
   offset: 272,
+} as const;
+
+/**
+ * The story's wordmark plaque (a tabula ansata, as Roman mosaics carry their inscriptions): at
+ * most `maxWidth` of the window's width, handles included, so it reads as an object laid in the
+ * mosaic rather than a band across it; its foot `gap` above the bottom safe margin, one ring of
+ * background stones.
+ */
+export const STORY_PLAQUE = {
+  maxWidth: 0.42,
+  gap: 34,
 } as const;

@@ -173,20 +173,37 @@ export function lookOfTiles(tiles: Tiles, style: PaintStyle, centre: Point, rand
 const QUIET_MARGIN = 56;
 const QUIET_CELL = 8;
 
-/**
- * Whether a point lies within `QUIET_MARGIN` of a visitor's tile: a chamfer distance over a coarse grid of
- * the visitor's tile centres (tiles of the figure are at most 22 px, so its grid cells leave no gaps that
- * matter at this margin).
- */
+/** Whether a point lies beside the visitor, where the pattern keeps quiet (see `patternIndex`). */
 function nearPerson(tiles: Tiles): (x: number, y: number) => boolean {
-  const columns = Math.ceil(LAYOUT.width / QUIET_CELL);
-  const rows = Math.ceil(LAYOUT.height / QUIET_CELL);
+  const { count, x, y, person } = tiles;
+  return nearFigure(count, x, y, (t) => (person[t] as number) >= 0.5, {
+    left: 0,
+    top: 0,
+    right: LAYOUT.width,
+    bottom: LAYOUT.height,
+  });
+}
+
+/**
+ * Whether a point of `area` lies within `QUIET_MARGIN` of one of the `figure` tiles (centres `x`, `y`): a
+ * chamfer distance over a coarse grid of their centres (tiles of the figure are at most 22 px, so its grid
+ * cells leave no gaps that matter at this margin).
+ */
+export function nearFigure(
+  count: number,
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  figure: (t: number) => boolean,
+  area: Window,
+): (x: number, y: number) => boolean {
+  const columns = Math.ceil((area.right - area.left) / QUIET_CELL);
+  const rows = Math.ceil((area.bottom - area.top) / QUIET_CELL);
   const far = QUIET_MARGIN / QUIET_CELL + 1;
   const distance = scratch('quiet-distance', Float32Array, columns * rows).fill(far);
-  for (let t = 0; t < tiles.count; t++) {
-    if ((tiles.person[t] as number) < 0.5) continue;
-    const column = Math.min(columns - 1, Math.max(0, Math.floor((tiles.x[t] as number) / QUIET_CELL)));
-    const row = Math.min(rows - 1, Math.max(0, Math.floor((tiles.y[t] as number) / QUIET_CELL)));
+  for (let t = 0; t < count; t++) {
+    if (!figure(t)) continue;
+    const column = Math.min(columns - 1, Math.max(0, Math.floor(((x[t] as number) - area.left) / QUIET_CELL)));
+    const row = Math.min(rows - 1, Math.max(0, Math.floor(((y[t] as number) - area.top) / QUIET_CELL)));
     distance[row * columns + column] = 0;
   }
   // Each cell keeps the least of its own distance and its visited neighbours' plus the step, held
@@ -218,8 +235,8 @@ function nearPerson(tiles: Tiles): (x: number, y: number) => boolean {
       distance[i] = d;
     }
   return (x, y) => {
-    const column = Math.min(columns - 1, Math.max(0, Math.floor(x / QUIET_CELL)));
-    const row = Math.min(rows - 1, Math.max(0, Math.floor(y / QUIET_CELL)));
+    const column = Math.min(columns - 1, Math.max(0, Math.floor((x - area.left) / QUIET_CELL)));
+    const row = Math.min(rows - 1, Math.max(0, Math.floor((y - area.top) / QUIET_CELL)));
     return (distance[row * columns + column] as number) * QUIET_CELL <= QUIET_MARGIN;
   };
 }
@@ -326,8 +343,36 @@ export function drawTiles(
   out: Uint8Array,
   lightRow = 0,
 ): void {
+  drawTilesIn(labels, width, height, look, [window], out, lightRow);
+}
+
+/**
+ * `drawTiles` over several parts of one label map, the look packed once. A pixel comes out the same
+ * whichever part draws it: it depends on its tile and the labels around it only.
+ */
+export function drawTilesIn(
+  labels: Uint16Array,
+  width: number,
+  height: number,
+  look: TileLook,
+  parts: readonly Window[],
+  out: Uint8Array,
+  lightRow = 0,
+): void {
   const params = packedLook(look);
-  const wideTile = look.wide;
+  for (const part of parts) drawPart(labels, width, height, params, look.wide, part, out, lightRow);
+}
+
+function drawPart(
+  labels: Uint16Array,
+  width: number,
+  height: number,
+  params: Float64Array,
+  wideTile: Uint8Array,
+  window: Window,
+  out: Uint8Array,
+  lightRow: number,
+): void {
   // One and two pixels diagonally up-left (down-right with the opposite sign).
   const near = width + 1;
   const far = 2 * width + 2;

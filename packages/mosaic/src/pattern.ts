@@ -34,7 +34,7 @@ export function patternIndex(x: number, y: number, centre: Point, size: number, 
  * The places of the background's stones: concentric rings `spacing` apart around `centre`, each
  * ring's stones `spacing` apart along it from a random phase (one `random()` per ring, inner first).
  * `visit` gets each place and its row direction (the ring's tangent) until the rings pass beyond
- * `bounds` (the places may reach half a spacing beyond it); the 4:5 and the story's extra windows lay the same rings, so their stones line up.
+ * `bounds` (the places may reach half a spacing beyond it); the story lays the 4:5's rings on, so their stones line up.
  */
 export function forEachRingPlace(
   centre: Point,

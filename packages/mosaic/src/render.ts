@@ -15,6 +15,7 @@ import {
   findFace,
   frame,
   paint,
+  planOf,
   STORY_QUALITIES,
   segment,
   storyOf,
@@ -33,6 +34,8 @@ export interface RenderOptions {
   art?: Art;
   /** Also make the 9:16 story version (1080×1920) of the same mosaic. */
   story?: boolean;
+  /** Also make the laying plan (the contract's encoding) of the artwork and, with `story`, of the story. */
+  plan?: boolean;
 }
 
 export interface EncodedImage {
@@ -45,6 +48,8 @@ export interface RenderResult extends EncodedImage {
   tiles: number;
   /** The 9:16 story version, when asked for with `story: true`. */
   story?: EncodedImage;
+  /** The laying plan, when asked for with `plan: true` (uncompressed). */
+  plan?: Uint8Array;
   /** Milliseconds per stage. */
   timings: Record<string, number>;
 }
@@ -78,16 +83,18 @@ interface CheckedOptions {
   seed: number;
   art: Art;
   story: boolean;
+  plan: boolean;
 }
 
 function checkOptions(options: RenderOptions): CheckedOptions {
   check(typeof options === 'object' && options !== null, 'options', 'an object', options);
-  const { blacklabel = false, seed = DEFAULT_SEED, art = DEFAULT_ART, story = false } = options;
+  const { blacklabel = false, seed = DEFAULT_SEED, art = DEFAULT_ART, story = false, plan = false } = options;
   check(typeof blacklabel === 'boolean', 'blacklabel', 'a boolean', blacklabel);
   check(typeof story === 'boolean', 'story', 'a boolean', story);
+  check(typeof plan === 'boolean', 'plan', 'a boolean', plan);
   check(Number.isInteger(seed), 'seed', 'an integer', seed);
   check(typeof art?.wordmark === 'string' && typeof art.colours === 'object', 'art', 'colours and a wordmark', art);
-  return { blacklabel, seed, art, story };
+  return { blacklabel, seed, art, story, plan };
 }
 
 /** The full pipeline: decode → find face → frame → segment → tessellate → paint → brand → encode. */
@@ -110,7 +117,7 @@ async function guarded(input: Buffer | Uint8Array, options: RenderOptions, inspe
 /** The stages one after another, each timed under its name (see `stages.ts`). */
 async function run(
   input: Uint8Array,
-  { blacklabel, seed, art, story }: CheckedOptions,
+  { blacklabel, seed, art, story, plan }: CheckedOptions,
   inspect: boolean,
 ): Promise<RenderDetails> {
   const { timings, time, stop } = stopwatch();
@@ -124,7 +131,9 @@ async function run(
   const variant = blacklabel ? 'blacklabel' : 'standard';
   const painted = await time('paint', () => paint(tiles, framed, art, variant, random));
   // The story takes its middle from the painted 4:5 and only then does the 4:5 get its own frame.
-  const storyRgb = story ? await time('story', () => storyOf(framed, painted, art, variant, random)) : undefined;
+  const storyArt = story ? await time('story', () => storyOf(framed, painted, tiles, art, variant, random)) : undefined;
+  const storyRgb = storyArt?.rgb;
+  const layingPlan = plan ? await time('plan', () => planOf(tiles, framed, painted, storyArt)) : undefined;
   const artwork = await time('brand', () => brand(painted));
   const [jpeg, storyJpeg] = await time('encode', () =>
     Promise.all([encode(artwork), storyRgb ? encode(storyRgb, STORY_LAYOUT, STORY_QUALITIES) : undefined]),
@@ -136,6 +145,7 @@ async function run(
     width,
     height,
     ...(storyJpeg && { story: { jpeg: storyJpeg, width: STORY_LAYOUT.width, height: STORY_LAYOUT.height } }),
+    ...(layingPlan && { plan: layingPlan }),
     tiles: tiles.count,
     timings,
     framed: inspect ? await framedPhoto(decoded, framed.framing) : { data: new Uint8Array(0), width: 0, height: 0 },
@@ -176,6 +186,6 @@ async function framedPhoto({ photo, small }: Decoded, framing: Framing): Promise
 
 /** The public result: the JPEG and its facts. */
 export async function render(input: Buffer | Uint8Array, options: RenderOptions = {}): Promise<RenderResult> {
-  const { jpeg, width, height, story, tiles, timings } = await guarded(input, options, false);
-  return { jpeg, width, height, ...(story && { story }), tiles, timings };
+  const { jpeg, width, height, story, plan, tiles, timings } = await guarded(input, options, false);
+  return { jpeg, width, height, ...(story && { story }), ...(plan && { plan }), tiles, timings };
 }

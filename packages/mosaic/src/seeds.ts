@@ -18,6 +18,11 @@ export interface Seeds {
   person: Uint8Array;
   /** 1 for the background row that outlines the silhouette. */
   outline: Uint8Array;
+  /**
+   * 1 for the rows laid first, along the guide lines themselves: the outline of the figure, the face
+   * and its features. The laying plan shows them first.
+   */
+  line: Uint8Array;
   /** Direction of the tessera's row (unit vector). */
   cos: Float32Array;
   sin: Float32Array;
@@ -144,6 +149,8 @@ export function placeSeeds(
   for (const c of order) {
     const o = c * 6;
     const person = (candidates[o] as number) >= 0;
+    // A row's priority is its distance from the guide line, half a size for the row along it.
+    const line = !person || (candidates[o] as number) < (candidates[o + 3] as number);
     laid.tryAdd(
       candidates[o + 1] as number,
       candidates[o + 2] as number,
@@ -154,6 +161,7 @@ export function placeSeeds(
       candidates[o + 5] as number,
       SPACING,
       (candidates[o + 3] as number) >= ALONG_FROM ? ALONG : SPACING,
+      line ? 1 : 0,
     );
   }
 
@@ -226,6 +234,7 @@ class Layer {
   private sizes = new Float64Array(1024);
   private people = new Uint8Array(1024);
   private outlines = new Uint8Array(1024);
+  private lines = new Uint8Array(1024);
   private coss = new Float64Array(1024);
   private sins = new Float64Array(1024);
   private next = new Int32Array(1024);
@@ -289,6 +298,7 @@ class Layer {
     sin: number,
     spacing: number,
     along = spacing,
+    line = 0,
   ): boolean {
     if (this.isCovered(x, y)) return false;
     const radius = (Math.max(spacing, along) * (size + this.reach)) / 2;
@@ -330,6 +340,7 @@ class Layer {
     this.sizes[s] = size;
     this.people[s] = person;
     this.outlines[s] = outline;
+    this.lines[s] = line;
     this.coss[s] = cos;
     this.sins[s] = sin;
     return true;
@@ -346,6 +357,7 @@ class Layer {
     this.sizes = doubled(this.sizes);
     this.people = doubled(this.people);
     this.outlines = doubled(this.outlines);
+    this.lines = doubled(this.lines);
     this.coss = doubled(this.coss);
     this.sins = doubled(this.sins);
     this.next = doubled(this.next);
@@ -360,6 +372,7 @@ class Layer {
       size: Float32Array.from(this.sizes.subarray(0, n)),
       person: this.people.slice(0, n),
       outline: this.outlines.slice(0, n),
+      line: this.lines.slice(0, n),
       cos: Float32Array.from(this.coss.subarray(0, n)),
       sin: Float32Array.from(this.sins.subarray(0, n)),
     };

@@ -19,6 +19,7 @@ function shakenGrid(jitter: number, turn: number): Seeds {
     size: new Float32Array(count).fill(SIZE),
     person: new Uint8Array(count),
     outline: new Uint8Array(count),
+    line: new Uint8Array(count),
     cos: new Float32Array(count),
     sin: new Float32Array(count),
   };
@@ -94,6 +95,7 @@ describe('settling the stones', () => {
       size: Float32Array.of(SIZE, SIZE),
       person: Uint8Array.of(1, 1),
       outline: new Uint8Array(2),
+      line: new Uint8Array(2),
       cos: Float32Array.of(Math.cos(0.3), Math.cos(-0.2)),
       sin: Float32Array.of(Math.sin(0.3), Math.sin(-0.2)),
     };

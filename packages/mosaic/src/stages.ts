@@ -1,4 +1,4 @@
-import { ARTWORK, isTooDark, UPLOAD_LIMITS } from '@selfie-mosaic/contract';
+import { ARTWORK, encodeLayingPlan, isTooDark, UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import { type Art, type ArtVariantName, perArt } from './art.js';
 import { applyFrame, type FrameOverlay, frameOverlay } from './brand-frame.js';
@@ -19,6 +19,7 @@ import type { Window } from './geometry.js';
 import { sobel } from './gradient.js';
 import { buildGuides, GUIDE_CELL } from './guides.js';
 import { type DetectedFace, type Landmarks, mapLandmarks } from './landmarks.js';
+import { layingPlan } from './laying-plan.js';
 import { LAYOUT, POST_WINDOW } from './layout.js';
 import { detectFaces, segmentPerson } from './models.js';
 import { type PaintStyle, paintTiles } from './paint.js';
@@ -27,7 +28,8 @@ import { MosaicRefusal } from './refusal.js';
 import { resizeRgb } from './resample.js';
 import { scratch } from './scratch.js';
 import { placeSeeds } from './seeds.js';
-import { paintStory } from './story.js';
+import { type PaintedStory, paintStory } from './story.js';
+import { landmarkBounds } from './story-figure.js';
 import { buildTiles, quarterOf, type Tiles } from './superpixels.js';
 
 /**
@@ -184,18 +186,20 @@ export async function paint(
 }
 
 /**
- * The framed 9:16 story version of the painted artwork (see `story.ts`). Runs before `brand`, which
- * frames the 4:5 in place.
+ * The framed 9:16 story version of the painted artwork, with its labels and tile looks (see
+ * `story.ts`). Runs before `brand`, which frames the 4:5 in place.
  */
 export async function storyOf(
-  { framing }: Framed,
+  { framing, landmarks }: Framed,
   { rgb, look, style }: Painted,
+  tiles: Tiles,
   art: Art,
   variant: ArtVariantName,
   random: () => number,
-): Promise<Uint8Array> {
+): Promise<PaintedStory> {
   const frame = await frameOverlay(art, variant, 'story');
-  return paintStory({ look, painted: rgb, style, centre: framing.target, frame, random });
+  const face = landmarkBounds(landmarks);
+  return paintStory({ tiles, look, painted: rgb, style, centre: framing.target, face, frame, random });
 }
 
 function outlineIndex(art: Art, variant: ArtVariantName): number {
@@ -231,4 +235,43 @@ export async function encode(
     if (jpeg.byteLength <= ARTWORK.maxBytes) return jpeg;
   }
   throw new Error('artwork does not fit the JPEG size cap');
+}
+
+/**
+ * The laying plan of the 4:5 and, when made, the story (see `laying-plan.ts`), encoded as the
+ * contract describes. Runs before `brand`: it reads the tiles as painted, not the frame.
+ */
+export function planOf(
+  tiles: Tiles,
+  { framing }: Framed,
+  { look, frame, style }: Painted,
+  story?: PaintedStory,
+): Uint8Array {
+  const plaque = story?.frame.plaque;
+  const plan = layingPlan({
+    tiles,
+    look: story?.look ?? look,
+    post: { labels: tiles.labels, window: openWindow(frame) },
+    ...(story && { story: { labels: story.labels, window: openWindow(story.frame) } }),
+    ...(plaque && {
+      plaque: {
+        left: plaque.left,
+        top: plaque.top,
+        right: plaque.left + plaque.width,
+        bottom: plaque.top + plaque.height,
+      },
+    }),
+    palettes: { portrait: style.portrait, pattern: style.pattern },
+    grout: style.grout,
+    centre: framing.target,
+  });
+  return encodeLayingPlan(plan);
+}
+
+/** The part of a frame's canvas its windows leave open, from the first window's top to the last's bottom. */
+function openWindow({ innerLeft, innerRight, windows }: FrameOverlay): Window {
+  const first = windows[0];
+  const last = windows[windows.length - 1];
+  if (!first || !last) throw new Error('the frame has no window');
+  return { left: innerLeft, top: first.top, right: innerRight, bottom: last.bottom };
 }

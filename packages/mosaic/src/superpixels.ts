@@ -39,6 +39,10 @@ export interface Tiles {
   person: Float32Array;
   /** 1 for the background tiles of the row outlining the figure. */
   outline: Uint8Array;
+  /** The seed each tile grew from: seeds are numbered in the order they were laid. */
+  seed: Int32Array;
+  /** 1 for the tiles of the rows laid first, along the guide lines (`Seeds.line`). */
+  line: Uint8Array;
   /** Intended spacing of each tile in artwork pixels. */
   spacing: Float32Array;
   /** Centroid of each tile in artwork pixels. */
@@ -71,6 +75,7 @@ export function buildTiles(
   const labels = refineToFull(half, halfLabels, centres, width, height, region);
   const spacing = new Float32Array(count);
   const outline = new Uint8Array(count);
+  const line = new Uint8Array(count);
   const x = new Float32Array(count);
   const y = new Float32Array(count);
   const lab = new Float32Array(count * 3);
@@ -78,6 +83,7 @@ export function buildTiles(
     const s = origin[t] as number;
     spacing[t] = seeds.size[s] as number;
     outline[t] = seeds.outline[s] as number;
+    line[t] = seeds.line[s] as number;
     x[t] = (centres.x[t] as number) * 2 + 1;
     y[t] = (centres.y[t] as number) * 2 + 1;
     lab[t * 3] = centres.l[t] as number;
@@ -90,7 +96,21 @@ export function buildTiles(
     right: Math.min(width, region.right * 2),
     bottom: Math.min(height, region.bottom * 2),
   };
-  return { count, labels, cut, person: centres.m, outline, spacing, x, y, cos: centres.cos, sin: centres.sin, lab };
+  return {
+    count,
+    labels,
+    cut,
+    person: centres.m,
+    outline,
+    seed: origin,
+    line,
+    spacing,
+    x,
+    y,
+    cos: centres.cos,
+    sin: centres.sin,
+    lab,
+  };
 }
 
 /** The half-resolution pixels that cover the artwork's part `within`, inside the half image. */

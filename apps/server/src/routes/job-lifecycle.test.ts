@@ -1,8 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import http, { request } from 'node:http';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { DEFAULT_CAMPAIGN } from '@selfie-mosaic/campaign';
-import { ARTWORK, MESSAGES, type QueueStatus, RESULT_TTL_MS, STORY_ARTWORK } from '@selfie-mosaic/contract';
+import {
+  ARTWORK,
+  decodeLayingPlan,
+  IN_POST,
+  IN_STORY,
+  LAYING_PLAN_MAX_BYTES,
+  MESSAGES,
+  type QueueStatus,
+  RESULT_TTL_MS,
+  STORY_ARTWORK,
+} from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { EventSource } from 'eventsource';
 import sharp from 'sharp';
@@ -159,6 +170,49 @@ describe('a job from upload to artwork', () => {
     expect((await fetch(`${server.url}${unknown}`)).status).toBe(404);
   });
 
+  it('serves the laying plan of both pictures at the plan path, compressed, and inflated for a client without gzip', async () => {
+    const result = (await (await client.get(`/api/result/${jobId}`)).json()) as Record<string, unknown>;
+    const planPath = result.plan_path as string;
+    expect(RESULTS.keyOf(path.posix.basename(planPath))).toBe(
+      RESULTS.keyOf(path.posix.basename(result.file_path as string)),
+    );
+
+    const raw = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
+      (resolve, reject) => {
+        const url = new URL(`${server.url}${planPath}`);
+        http
+          .get(url, { headers: { 'accept-encoding': 'gzip, br' } }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+            );
+          })
+          .on('error', reject);
+      },
+    );
+    expect(raw.status).toBe(200);
+    expect(raw.headers['content-type']).toBe('application/octet-stream');
+    expect(raw.headers['content-encoding']).toBe('gzip');
+    expect(raw.body.byteLength).toBeLessThanOrEqual(LAYING_PLAN_MAX_BYTES);
+    const plan = decodeLayingPlan(gunzipSync(raw.body));
+    expect(plan.count).toBeGreaterThan(1000);
+    expect([...plan.formats].some((f) => (f & IN_POST) !== 0)).toBe(true);
+    expect([...plan.formats].some((f) => (f & IN_STORY) !== 0)).toBe(true);
+
+    const plain = await new Promise<Buffer>((resolve, reject) => {
+      http
+        .get(new URL(`${server.url}${planPath}`), { headers: { 'accept-encoding': 'identity' } }, (response) => {
+          expect(response.headers['content-encoding']).toBeUndefined();
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve(Buffer.concat(chunks)));
+        })
+        .on('error', reject);
+    });
+    expect(decodeLayingPlan(plain).count).toBe(plan.count);
+  });
+
   it('deletes the uploaded photo as soon as the job ends', () => {
     expect(readdirSync(path.join(server.dataDir, 'photos'))).toEqual([]);
   });
@@ -203,6 +257,7 @@ describe('a job from upload to artwork', () => {
     expect(removed).toBeGreaterThanOrEqual(1);
     expect((await fetch(`${server.url}${filePath}`)).status).toBe(404);
     expect((await fetch(`${server.url}${storyPath}`)).status).toBe(404);
+    expect((await fetch(`${server.url}${storyPath.replace(/\.story\.jpg$/, '.plan')}`)).status).toBe(404);
     expect((await client.get(`/api/result/${jobId}`)).status).toBe(404);
     expect((await client.get(`/api/queue/position/${jobId}`)).status).toBe(404);
     expect(readdirSync(path.join(server.dataDir, 'results'))).toEqual([]);

@@ -1,6 +1,6 @@
+import { createGunzip } from 'node:zlib';
 import {
   ApiError,
-  type ArtworkFormat,
   artworkFileName,
   errorSchema,
   jobParamsSchema,
@@ -9,14 +9,14 @@ import {
   STORY_ARTWORK,
 } from '@selfie-mosaic/contract';
 import { z } from 'zod';
-import { parseResultFileName, resultFileName } from '../services/storage-names.js';
+import { parseResultFileName, type ResultFile, resultFileName } from '../services/storage-names.js';
 import type { App, Services } from './context.js';
 
 /** A browser may keep the artwork as long as the service keeps it by default. */
 const ARTWORK_CACHE_CONTROL = `private, max-age=${RESULT_TTL_MS / 1000}, immutable`;
 
-function resultPath(token: string, format: ArtworkFormat): string {
-  return `/files/${resultFileName(token, format)}`;
+function resultPath(token: string, file: ResultFile): string {
+  return `/files/${resultFileName(token, file)}`;
 }
 
 export function resultRoutes(app: App, { backend, config }: Services): void {
@@ -44,6 +44,7 @@ export function resultRoutes(app: App, { backend, config }: Services): void {
         story_path: resultPath(job.resultToken, 'story'),
         story_width: STORY_ARTWORK.width,
         story_height: STORY_ARTWORK.height,
+        plan_path: resultPath(job.resultToken, 'plan'),
         expires_at: new Date(job.expiresAt).toISOString(),
       };
     },
@@ -53,20 +54,30 @@ export function resultRoutes(app: App, { backend, config }: Services): void {
     '/files/:file',
     {
       schema: {
-        summary: 'The artwork JPEG (file_path) or its story version (story_path); ?download=1 makes it an attachment',
+        summary:
+          'The artwork JPEG (file_path), its story version (story_path) or their laying plan (plan_path, gzip-encoded); ?download=1 makes a picture an attachment',
         params: z.object({ file: z.string() }),
         querystring: z.object({ download: z.string().optional().describe('1 to download as an attachment') }),
-        produces: ['image/jpeg'],
+        produces: ['image/jpeg', 'application/octet-stream'],
       },
     },
     async (request, reply) => {
       const name = parseResultFileName(request.params.file);
       const job = name ? await backend.jobs.findByResultToken(name.token, Date.now()) : undefined;
-      const file = name && job ? await backend.storage.openResult(name.token, name.format) : undefined;
+      const file = name && job ? await backend.storage.openResult(name.token, name.file) : undefined;
       if (!name || !file) throw new ApiError('resultNotFound');
-      reply.type('image/jpeg').header('content-length', file.size).header('cache-control', ARTWORK_CACHE_CONTROL);
+      reply.header('cache-control', ARTWORK_CACHE_CONTROL);
+      if (name.file === 'plan') {
+        // Stored gzip-compressed; the rare client that does not take gzip gets it inflated on the way.
+        reply.type('application/octet-stream').header('vary', 'accept-encoding');
+        if (!/\bgzip\b/.test(request.headers['accept-encoding'] ?? ''))
+          return reply.send(file.stream.pipe(createGunzip()));
+        reply.header('content-encoding', 'gzip').header('content-length', file.size);
+        return reply.send(file.stream);
+      }
+      reply.type('image/jpeg').header('content-length', file.size);
       if (request.query.download === '1' || request.query.download === 'true') {
-        const fileName = artworkFileName(config.campaign.brand.downloadFileName, name.format);
+        const fileName = artworkFileName(config.campaign.brand.downloadFileName, name.file);
         reply.header('content-disposition', `attachment; filename="${fileName}"`);
       }
       return reply.send(file.stream);

@@ -1,13 +1,13 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { API_ERRORS, ARTWORK_FORMATS } from '@selfie-mosaic/contract';
+import { API_ERRORS } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
 import { Client, newSessionId, startTestServer, type TestServer } from '../test/harness.js';
 import { mountTinyDisk, type TinyDisk } from '../test/tiny-disk.js';
 import { DiskStorage } from './embedded/disk-storage.js';
-import { resultFileName } from './storage-names.js';
+import { RESULT_FILES, resultFileName } from './storage-names.js';
 
 /**
  * Real faults under a running server: a tmpfs of a few megabytes that the test fills (ENOSPC from the
@@ -130,7 +130,7 @@ it('keeps running when the disk fills during renders, and completes every job on
   const db = new Database(path.join(dataDir, 'selfie-mosaic.sqlite'), { readonly: true });
   const tokens = db.prepare<[], { result_token: string }>('SELECT result_token FROM jobs').all();
   db.close();
-  const names = tokens.flatMap((row) => ARTWORK_FORMATS.map((format) => resultFileName(row.result_token, format)));
+  const names = tokens.flatMap((row) => RESULT_FILES.map((file) => resultFileName(row.result_token, file)));
   expect(files(dataDir, 'results').sort()).toEqual(names.sort());
   expect([files(dataDir, 'photos'), files(dataDir, 'tmp')]).toEqual([[], []]);
 }, 600_000);

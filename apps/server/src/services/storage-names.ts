@@ -1,4 +1,4 @@
-import { type ArtworkFormat, isJobId, isResultToken } from '@selfie-mosaic/contract';
+import { ARTWORK_FORMATS, isJobId, isResultToken } from '@selfie-mosaic/contract';
 
 /**
  * One kind of stored file, named the same in a folder and in a bucket: `photos/<job id>` and
@@ -22,12 +22,16 @@ export const PHOTOS: StoredKind = {
   keyOf: (name) => (isJobId(name) ? name : undefined),
 };
 
-const RESULT_FILE = /^([0-9a-f]+)(\.story)?\.jpg$/;
+/** The files of one artwork: its two pictures and the laying plan of both. */
+export const RESULT_FILES = [...ARTWORK_FORMATS, 'plan'] as const;
+export type ResultFile = (typeof RESULT_FILES)[number];
+
+const RESULT_FILE = /^([0-9a-f]+)(?:(\.story)?\.jpg|(\.plan))$/;
 
 /**
- * An artwork is stored under its result token, in two files: `<token>.jpg` (the 4:5 post) and
- * `<token>.story.jpg` (the 9:16 story version); their addresses end in the same names. Both files
- * stand for the one token, which is the key.
+ * An artwork is stored under its result token, in three files: `<token>.jpg` (the 4:5 post),
+ * `<token>.story.jpg` (the 9:16 story version) and `<token>.plan` (their laying plan, gzip); their
+ * addresses end in the same names. The files stand for the one token, which is the key.
  */
 export const RESULTS: StoredKind = {
   folder: 'results',
@@ -35,14 +39,15 @@ export const RESULTS: StoredKind = {
   keyOf: (name) => parseResultFileName(name)?.token,
 };
 
-export function resultFileName(token: string, format: ArtworkFormat): string {
+export function resultFileName(token: string, file: ResultFile): string {
   if (!isResultToken(token)) throw new Error(`Expected a result token but received ${token}`);
-  return format === 'story' ? `${token}.story.jpg` : `${token}.jpg`;
+  if (file === 'plan') return `${token}.plan`;
+  return file === 'story' ? `${token}.story.jpg` : `${token}.jpg`;
 }
 
-export function parseResultFileName(name: string): { token: string; format: ArtworkFormat } | undefined {
+export function parseResultFileName(name: string): { token: string; file: ResultFile } | undefined {
   const match = RESULT_FILE.exec(name);
   const token = match?.[1];
   if (token === undefined || !isResultToken(token)) return undefined;
-  return { token, format: match?.[2] ? 'story' : 'post' };
+  return { token, file: match?.[3] ? 'plan' : match?.[2] ? 'story' : 'post' };
 }

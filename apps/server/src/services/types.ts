@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { AnalyticsEvent, ArtworkFormat, FunnelStep, JobStatus, RefusalCode } from '@selfie-mosaic/contract';
+import type { AnalyticsEvent, FunnelStep, JobStatus, RefusalCode } from '@selfie-mosaic/contract';
+import type { ResultFile } from './storage-names.js';
 
 /**
  * The seams of the backend. Embedded adapters (SQLite, in-process queue, local files, in-memory events)
@@ -302,12 +303,12 @@ export interface FileStorage {
   readPhoto(key: string): Promise<Buffer>;
   deletePhoto(key: string): Promise<void>;
   /**
-   * Stores an artwork (the 4:5 and, when given, its story version) under a fresh random 128-bit token
-   * and returns the token. A failed write leaves no file of the token behind.
+   * Stores an artwork (the 4:5 and, when given, its story version and laying plan) under a fresh random
+   * 128-bit token and returns the token. A failed write leaves no file of the token behind.
    */
-  saveResult(post: Buffer, story?: Buffer): Promise<string>;
-  openResult(token: string, format?: ArtworkFormat): Promise<StoredFile | undefined>;
-  /** Deletes both files of the artwork: when it resolves, neither is left. */
+  saveResult(post: Buffer, story?: Buffer, plan?: Buffer): Promise<string>;
+  openResult(token: string, file?: ResultFile): Promise<StoredFile | undefined>;
+  /** Deletes every file of the artwork: when it resolves, none is left. */
   deleteResult(token: string): Promise<void>;
   /** Stored photo keys, a page at a time (reconciliation with the job records). */
   listPhotos(): AsyncIterable<StoredEntry[]>;

@@ -3,13 +3,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ARTWORK_FORMATS, createResultToken } from '@selfie-mosaic/contract';
+import { createResultToken } from '@selfie-mosaic/contract';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { facePhoto } from '../test/fixtures.js';
 import { Client, freePort, newSessionId } from '../test/harness.js';
 import { spawnServer, waitForReady } from '../test/server-process.js';
-import { RESULTS, resultFileName } from './storage-names.js';
+import { RESULT_FILES, RESULTS, resultFileName } from './storage-names.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-upload-kill-'));
 let child: ChildProcess | undefined;
@@ -99,7 +99,7 @@ it('leaves no photo without a job after SIGKILLs during concurrent uploads, and 
     expect(readdirSync(path.join(dir, 'results')).sort()).toEqual(
       tokens
         .all()
-        .flatMap((row) => ARTWORK_FORMATS.map((format) => resultFileName(row.result_token, format)))
+        .flatMap((row) => RESULT_FILES.map((file) => resultFileName(row.result_token, file)))
         .sort(),
     );
     expect(readdirSync(path.join(dir, 'photos'))).toEqual([]);

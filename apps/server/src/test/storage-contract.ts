@@ -51,18 +51,26 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
       expect(await text(kept?.stream as NodeJS.ReadableStream)).toBe('artwork one');
     });
 
-    it('keeps the story version beside the artwork under the same token, and deletes both together', async () => {
-      const token = await subject.storage.saveResult(Buffer.from('the 4:5 post'), Buffer.from('the 9:16 story'));
+    it('keeps the story version and the laying plan beside the artwork under the same token, and deletes them together', async () => {
+      const token = await subject.storage.saveResult(
+        Buffer.from('the 4:5 post'),
+        Buffer.from('the 9:16 story'),
+        Buffer.from('the laying plan'),
+      );
       expect(await text((await subject.storage.openResult(token))?.stream as NodeJS.ReadableStream)).toBe(
         'the 4:5 post',
       );
       const story = await subject.storage.openResult(token, 'story');
       expect(story?.size).toBe(14);
       expect(await text(story?.stream as NodeJS.ReadableStream)).toBe('the 9:16 story');
+      expect(await text((await subject.storage.openResult(token, 'plan'))?.stream as NodeJS.ReadableStream)).toBe(
+        'the laying plan',
+      );
       expect(new Set((await all(subject.storage.listResults())).map((entry) => entry.key))).toEqual(new Set([token]));
       await subject.storage.deleteResult(token);
       expect(await subject.storage.openResult(token)).toBeUndefined();
       expect(await subject.storage.openResult(token, 'story')).toBeUndefined();
+      expect(await subject.storage.openResult(token, 'plan')).toBeUndefined();
       expect(await all(subject.storage.listResults())).toEqual([]);
     });
 

@@ -27,6 +27,8 @@ export type RenderOutcome =
       height: number;
       /** The 9:16 story version of the same mosaic. */
       story: { jpeg: Uint8Array; width: number; height: number };
+      /** The laying plan of both pictures (the contract's encoding), gzip-compressed. */
+      plan: Uint8Array;
       tiles: number;
       timings: Record<string, number>;
     }

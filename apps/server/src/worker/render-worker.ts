@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
 import { isRefusalCode } from '@selfie-mosaic/contract';
 import { loadModels, MosaicRefusal, render } from '@selfie-mosaic/mosaic';
 import { Piscina } from 'piscina';
@@ -18,9 +19,9 @@ sharp.concurrency(1);
 const art = data.art;
 await loadModels(art);
 
-/** A job's render: the 4:5 and its story version, in the campaign's art. */
+/** A job's render: the 4:5, its story version and their laying plan, in the campaign's art. */
 function renderJob(photo: Uint8Array, blacklabel: boolean) {
-  return render(photo, { blacklabel, story: true, ...(art ? { art } : {}) });
+  return render(photo, { blacklabel, story: true, plan: true, ...(art ? { art } : {}) });
 }
 
 /**
@@ -60,7 +61,7 @@ export default async function renderTask(task: ThreadTask): Promise<RenderOutcom
   }
   try {
     const result = await renderJob(task.photo, task.blacklabel);
-    if (!result.story) throw new Error('the engine made no story version');
+    if (!result.story || !result.plan) throw new Error('the engine made no story version or laying plan');
     const bytes = (jpeg: Buffer) => new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
     const outcome: RenderOutcome = {
       kind: 'artwork',
@@ -68,6 +69,8 @@ export default async function renderTask(task: ThreadTask): Promise<RenderOutcom
       width: result.width,
       height: result.height,
       story: { jpeg: bytes(result.story.jpeg), width: result.story.width, height: result.story.height },
+      // Stored and served as gzip: compressed once here, in the render's thread, never per request.
+      plan: bytes(gzipSync(result.plan)),
       tiles: result.tiles,
       timings: result.timings,
     };

@@ -30,6 +30,7 @@ const RESULT: ResultResponse = {
   story_path: '/files/abc/artwork.story.jpg',
   story_width: STORY_ARTWORK.width,
   story_height: STORY_ARTWORK.height,
+  plan_path: '/files/abc/artwork.plan',
   expires_at: '2026-01-01T00:00:00.000Z',
 };
 

@@ -13,6 +13,7 @@ const RESULT: ResultResponse = {
   story_path: '/files/token/artwork.story.jpg',
   story_width: STORY_ARTWORK.width,
   story_height: STORY_ARTWORK.height,
+  plan_path: '/files/token/artwork.plan',
   expires_at: '2026-01-01T00:00:00.000Z',
 };
 
@@ -60,6 +61,7 @@ describe('validating a stored job', () => {
     expect(store.getState()).toMatchObject({
       processedImage: 'https://api.example/files/token/artwork.jpg',
       storyImage: 'https://api.example/files/token/artwork.story.jpg',
+      layingPlan: 'https://api.example/files/token/artwork.plan',
       isProcessing: false,
       currentJobId: 'job-1',
     });
@@ -104,13 +106,16 @@ describe('validating a stored job', () => {
 
 describe('job session', () => {
   it('startJob stores the job, marks it processing and opens the stream', () => {
-    store.update({ currentJobId: null, isProcessing: false, isUploading: true });
+    store.update({ currentJobId: null, isProcessing: false, isUploading: true, artworkRevealed: true });
     session.startJob('job-2', status('queued', 3));
     expect(store.getState()).toMatchObject({
       currentJobId: 'job-2',
       isProcessing: true,
       isUploading: false,
       queueStatus: { queue_position: 3 },
+      // A new job's artwork is laid again.
+      layingPlan: null,
+      artworkRevealed: false,
     });
     expect(streams).toHaveLength(1);
   });

@@ -29,6 +29,8 @@ export class JobSession {
       queueStatus: initial,
       processedImage: null,
       storyImage: null,
+      layingPlan: null,
+      artworkRevealed: false,
       isUploading: false,
       isProcessing: true,
       error: null,
@@ -103,6 +105,8 @@ export class JobSession {
     this.store.update({
       processedImage: this.deps.artworkUrl(result.file_path),
       storyImage: this.deps.artworkUrl(result.story_path),
+      // A server that keeps no laying plans sends none: the artwork is then shown at once.
+      layingPlan: result.plan_path ? this.deps.artworkUrl(result.plan_path) : null,
       isProcessing: false,
       error: null,
       serverLoadDetected: false,

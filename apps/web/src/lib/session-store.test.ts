@@ -66,6 +66,8 @@ describe('session store', () => {
         'processedImage',
         'questionAnswer',
         'storyImage',
+        'layingPlan',
+        'artworkRevealed',
         'userSessionId',
       ].sort(),
     );

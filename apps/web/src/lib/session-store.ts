@@ -13,6 +13,10 @@ export interface Session {
   processedImage: string | null;
   /** The 9:16 story version's URL (API base + story_path) beside it; null in sessions saved before it existed. */
   storyImage: string | null;
+  /** The laying plan's URL (API base + plan_path): the artwork's tesserae in laying order, for the reveal and the clip. */
+  layingPlan: string | null;
+  /** The job's artwork has been shown (laid before the visitor's eyes, or at once): it is not laid again. */
+  artworkRevealed: boolean;
   isUploading: boolean;
   isProcessing: boolean;
   /** A message key of MESSAGES or a server's message, shown translated where possible. */
@@ -30,6 +34,8 @@ const PERSISTED_FIELDS = [
   'currentJobId',
   'processedImage',
   'storyImage',
+  'layingPlan',
+  'artworkRevealed',
   'isProcessing',
 ] as const satisfies readonly (keyof Session)[];
 
@@ -62,6 +68,8 @@ function freshSession(id: string): Session {
     queueStatus: null,
     processedImage: null,
     storyImage: null,
+    layingPlan: null,
+    artworkRevealed: false,
     isUploading: false,
     isProcessing: false,
     error: null,

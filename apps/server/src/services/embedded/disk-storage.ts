@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, opendir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ARTWORK_FORMATS, type ArtworkFormat, createResultToken, isResultToken } from '@selfie-mosaic/contract';
-import { PHOTOS, RESULTS, resultFileName } from '../storage-names.js';
+import { createResultToken, isResultToken } from '@selfie-mosaic/contract';
+import { PHOTOS, RESULT_FILES, RESULTS, type ResultFile, resultFileName } from '../storage-names.js';
 import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
 
 /** Entries per page when listing (reconciliation). */
@@ -47,10 +47,11 @@ export class DiskStorage implements FileStorage {
     await rm(this.photoPath(key), { force: true });
   }
 
-  async saveResult(post: Buffer, story?: Buffer): Promise<string> {
+  async saveResult(post: Buffer, story?: Buffer, plan?: Buffer): Promise<string> {
     const token = createResultToken();
     try {
       if (story) await this.writeAtomically(this.resultPath(token, 'story'), story);
+      if (plan) await this.writeAtomically(this.resultPath(token, 'plan'), plan);
       await this.writeAtomically(this.resultPath(token, 'post'), post);
     } catch (error) {
       await this.deleteResult(token).catch(() => {});
@@ -59,19 +60,19 @@ export class DiskStorage implements FileStorage {
     return token;
   }
 
-  async openResult(token: string, format: ArtworkFormat = 'post'): Promise<StoredFile | undefined> {
+  async openResult(token: string, file: ResultFile = 'post'): Promise<StoredFile | undefined> {
     if (!isResultToken(token)) return undefined;
-    const file = this.resultPath(token, format);
+    const filePath = this.resultPath(token, file);
     try {
-      const { size } = await stat(file);
-      return { stream: createReadStream(file), size };
+      const { size } = await stat(filePath);
+      return { stream: createReadStream(filePath), size };
     } catch {
       return undefined;
     }
   }
 
   async deleteResult(token: string): Promise<void> {
-    await Promise.all(ARTWORK_FORMATS.map((format) => rm(this.resultPath(token, format), { force: true })));
+    await Promise.all(RESULT_FILES.map((file) => rm(this.resultPath(token, file), { force: true })));
   }
 
   listPhotos(): AsyncIterable<StoredEntry[]> {
@@ -120,8 +121,8 @@ export class DiskStorage implements FileStorage {
     return path.join(this.photos, PHOTOS.nameOf(key));
   }
 
-  private resultPath(token: string, format: ArtworkFormat): string {
-    return path.join(this.results, resultFileName(token, format));
+  private resultPath(token: string, file: ResultFile): string {
+    return path.join(this.results, resultFileName(token, file));
   }
 }
 

@@ -166,7 +166,17 @@ it('keeps a render that finished while the database was away: recorded once it i
       }, 300);
       const jpeg = new Uint8Array(Buffer.from('artwork'));
       const story = { jpeg: new Uint8Array(Buffer.from('its story version')), width: 1080, height: 1920 };
-      return { kind: 'artwork', jpeg, width: ARTWORK.width, height: ARTWORK.height, story, tiles: 1, timings: {} };
+      const plan = new Uint8Array(Buffer.from('its laying plan'));
+      return {
+        kind: 'artwork',
+        jpeg,
+        width: ARTWORK.width,
+        height: ARTWORK.height,
+        story,
+        plan,
+        tiles: 1,
+        timings: {},
+      };
     },
     async warmUp() {},
     async close() {},

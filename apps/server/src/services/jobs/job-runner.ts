@@ -135,7 +135,7 @@ export class JobRunner {
       }
       // A finished render is kept through a full disk or a database restart: both writes wait and try again.
       const saved = await this.persist(() =>
-        backend.storage.saveResult(asBuffer(outcome.jpeg), asBuffer(outcome.story.jpeg)),
+        backend.storage.saveResult(asBuffer(outcome.jpeg), asBuffer(outcome.story.jpeg), asBuffer(outcome.plan)),
       );
       token = saved;
       const result = {

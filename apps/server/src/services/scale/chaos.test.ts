@@ -9,6 +9,7 @@ import { Cluster, follow, metric, readyz, type ServerProcess } from '../../test/
 import { facePhoto } from '../../test/fixtures.js';
 import { Client, newSessionId } from '../../test/harness.js';
 import { createDatabase, type RestartableService, startPostgres, startRedis } from '../../test/services.js';
+import { RESULT_FILES, RESULTS } from '../storage-names.js';
 
 /**
  * Scale mode through its own dependencies' faults, as an operator would meet them on launch day: 2 API and
@@ -267,8 +268,8 @@ it('rides out Redis and PostgreSQL crashes, hung renders, a killed worker and a 
   expect(rows.every((row) => row.status === 'completed')).toBe(true);
   const tokens = new Set(rows.map((row) => row.result_token));
   const results = readdirSync(path.join(storageDir, 'results'));
-  expect(results.length).toBe(2 * rows.length);
-  expect(results.every((file) => tokens.has(file.replace(/(\.story)?\.jpg$/, '')))).toBe(true);
+  expect(results.length).toBe(RESULT_FILES.length * rows.length);
+  expect(results.every((file) => tokens.has(RESULTS.keyOf(file) ?? ''))).toBe(true);
   expect(readdirSync(path.join(storageDir, 'photos'))).toEqual([]);
   // Completed once: no job's completion was logged twice (a render repeated after a fault).
   expect([...run.completions.values()].every((n) => n === 1)).toBe(true);

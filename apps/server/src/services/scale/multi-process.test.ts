@@ -9,6 +9,7 @@ import { Cluster, follow, metric } from '../../test/cluster.js';
 import { facePhoto } from '../../test/fixtures.js';
 import { Client } from '../../test/harness.js';
 import { createDatabase } from '../../test/services.js';
+import { RESULT_FILES } from '../storage-names.js';
 
 /**
  * Scale mode on one machine: 2 API and 2 worker processes of the built server sharing Redis, PostgreSQL
@@ -127,8 +128,8 @@ it('completes 200 jobs exactly once across 2 APIs and 2 workers, through a kille
     expect(Number(record?.updated_at)).toBeGreaterThan(killedAt - 10_000);
     expect(Number(record?.updated_at)).toBeLessThanOrEqual(killedAt + 1_000);
   }
-  // Each artwork is two files: the post and its story version.
-  expect(readdirSync(path.join(storageDir, 'results')).length).toBe(2 * JOBS);
+  // Each artwork is three files: the post, its story version and their laying plan.
+  expect(readdirSync(path.join(storageDir, 'results')).length).toBe(RESULT_FILES.length * JOBS);
   expect(readdirSync(path.join(storageDir, 'photos'))).toEqual([]);
   // The killed worker (one render at a time) had one job: either it was rendering it, and the job came back
   // (BullMQ's stalled check) counting the lost attempt, or it had just recorded it completed (the unlogged

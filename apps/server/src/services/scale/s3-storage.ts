@@ -9,8 +9,8 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { ARTWORK_FORMATS, type ArtworkFormat, createResultToken, isResultToken } from '@selfie-mosaic/contract';
-import { PHOTOS, RESULTS, resultFileName, type StoredKind } from '../storage-names.js';
+import { createResultToken, isResultToken } from '@selfie-mosaic/contract';
+import { PHOTOS, RESULT_FILES, RESULTS, type ResultFile, resultFileName, type StoredKind } from '../storage-names.js';
 import type { FileStorage, StoredEntry, StoredFile } from '../types.js';
 
 export interface S3StorageOptions {
@@ -53,10 +53,11 @@ export class S3Storage implements FileStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: photoKey(key) }));
   }
 
-  async saveResult(post: Buffer, story?: Buffer): Promise<string> {
+  async saveResult(post: Buffer, story?: Buffer, plan?: Buffer): Promise<string> {
     const token = createResultToken();
     try {
       if (story) await this.put(resultKey(token, 'story'), story, 'image/jpeg');
+      if (plan) await this.put(resultKey(token, 'plan'), plan, 'application/octet-stream');
       await this.put(resultKey(token, 'post'), post, 'image/jpeg');
     } catch (error) {
       await this.deleteResult(token).catch(() => {});
@@ -65,12 +66,10 @@ export class S3Storage implements FileStorage {
     return token;
   }
 
-  async openResult(token: string, format: ArtworkFormat = 'post'): Promise<StoredFile | undefined> {
+  async openResult(token: string, file: ResultFile = 'post'): Promise<StoredFile | undefined> {
     if (!isResultToken(token)) return undefined;
     try {
-      const object = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: resultKey(token, format) }),
-      );
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: resultKey(token, file) }));
       return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
     } catch (error) {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
@@ -80,8 +79,8 @@ export class S3Storage implements FileStorage {
 
   async deleteResult(token: string): Promise<void> {
     await Promise.all(
-      ARTWORK_FORMATS.map((format) =>
-        this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: resultKey(token, format) })),
+      RESULT_FILES.map((file) =>
+        this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: resultKey(token, file) })),
       ),
     );
   }
@@ -136,4 +135,4 @@ function objectKey(kind: StoredKind, key: string): string {
 }
 
 const photoKey = (jobId: string) => objectKey(PHOTOS, jobId);
-const resultKey = (token: string, format: ArtworkFormat) => `${RESULTS.folder}/${resultFileName(token, format)}`;
+const resultKey = (token: string, file: ResultFile) => `${RESULTS.folder}/${resultFileName(token, file)}`;

@@ -1,4 +1,10 @@
-import { type ArtworkFormat, CREATION_NOTICE_SECONDS, progressForPosition } from '@selfie-mosaic/contract';
+import {
+  ARTWORK_FORMATS,
+  CREATION_NOTICE_SECONDS,
+  progressForPosition,
+  SHARE_FORMATS,
+  type ShareFormat,
+} from '@selfie-mosaic/contract';
 import { useEffect, useRef, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { FORMAT_PARAM, formatUrl } from '../../lib/artwork-format';
@@ -11,11 +17,14 @@ import { usePageMeta } from '../../lib/page-meta';
 import { sendEvent } from '../../lib/pageview';
 import { RETAKE_STATE } from '../../lib/retake';
 import { useSession } from '../../lib/session';
-import { ArtworkImage } from '../../lib/ui/ArtworkImage';
 import { Button } from '../../lib/ui/Button';
 import { FormatSwitch } from '../../lib/ui/FormatSwitch';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
+import { ClipDownload, saveClip } from './clip/ClipDownload';
+import { ClipPreview } from './clip/ClipPreview';
+import { useClipOffer, useStoryClip } from './clip/use-story-clip';
 import { QueueProgress } from './QueueProgress';
+import { RevealedArtwork } from './Reveal';
 import { canShareFiles, fetchArtworkFiles, shareArtwork } from './share';
 
 /** Screen 6: the queue while the artwork is made, then the artwork with download, share and restart. */
@@ -54,6 +63,7 @@ export default function ResultScreen() {
     return (
       <Artwork
         images={{ processedImage: session.processedImage, storyImage: session.storyImage }}
+        planUrl={session.layingPlan}
         onRestart={restart}
       />
     );
@@ -103,16 +113,17 @@ export default function ResultScreen() {
 
 interface ArtworkProps {
   images: { processedImage: string; storyImage: string | null };
+  /** The laying plan's URL, for the reveal. */
+  planUrl: string | null;
   onRestart: () => void;
 }
 
-function Artwork({ images, onRestart }: ArtworkProps) {
+function Artwork({ images, planUrl, onRestart }: ArtworkProps) {
   const { t, path, country, locale } = useLocale();
-  // Download and share act on the chosen picture: the 4:5 post or the 9:16 story version.
-  const [format, setFormat] = useState<ArtworkFormat>('post');
+  // Download and share act on the chosen format: the 4:5 post, the 9:16 story version or the story clip.
+  const [format, setFormat] = useState<ShareFormat>('post');
   const imageUrl = formatUrl(images, format);
   const [files, setFiles] = useState<ReadonlyMap<string, File>>(new Map());
-  const file = files.get(imageUrl) ?? null;
   const [problem, setProblem] = useState<string | null>(null);
   const shareable = canShareFiles();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -120,6 +131,11 @@ function Artwork({ images, onRestart }: ArtworkProps) {
   useEffect(() => headingRef.current?.focus(), []);
   // In-app browsers ignore downloads: the download page lets the visitor press and hold the image.
   const inAppBrowser = isInAppBrowser(navigator.userAgent);
+  // The clip is offered where the browser can encode it, and made (in the browser) when first chosen.
+  const clipCodec = useClipOffer({ planUrl, storyUrl: images.storyImage, inAppBrowser, shareable });
+  const clip = useStoryClip({ chosen: format === 'clip', codec: clipCodec, planUrl, storyUrl: images.storyImage });
+  const file =
+    format === 'clip' ? (clip.state.status === 'ready' ? clip.state.file : null) : (files.get(imageUrl) ?? null);
   const downloadHref = inAppBrowser
     ? `${path('download')}${format === 'story' ? `?${FORMAT_PARAM}=story` : ''}`
     : artworkDownloadUrl(imageUrl);
@@ -145,19 +161,28 @@ function Artwork({ images, onRestart }: ArtworkProps) {
     if (outcome === 'shared') counted('share');
     if (outcome === 'unsupported') {
       counted('download');
-      window.location.assign(artworkDownloadUrl(imageUrl));
+      if (format === 'clip') saveClip(clip.state);
+      else window.location.assign(artworkDownloadUrl(imageUrl));
     }
   };
 
   return (
     <section className="screen result result--done" aria-labelledby="result-heading">
-      <ArtworkImage
-        src={imageUrl}
-        format={format}
-        alt={t(format === 'story' ? 'result.storyArtworkAlt' : 'result.artworkAlt')}
-        onError={() => setProblem(t('messages.downloadFailed'))}
-      />
-      {storyImage && <FormatSwitch t={t} value={format} onChange={setFormat} />}
+      {format === 'clip' ? (
+        <ClipPreview t={t} state={clip.state} storyUrl={imageUrl} lang={locale.tag} onRetry={clip.retry} />
+      ) : (
+        <RevealedArtwork
+          planUrl={planUrl}
+          skipLabel={t('result.revealSkip')}
+          src={imageUrl}
+          format={format}
+          alt={t(format === 'story' ? 'result.storyArtworkAlt' : 'result.artworkAlt')}
+          onError={() => setProblem(t('messages.downloadFailed'))}
+        />
+      )}
+      {storyImage && (
+        <FormatSwitch t={t} value={format} onChange={setFormat} formats={clipCodec ? SHARE_FORMATS : ARTWORK_FORMATS} />
+      )}
       <h1 id="result-heading" className="display" ref={headingRef} tabIndex={-1}>
         {t('result.doneHeading')}
       </h1>
@@ -166,17 +191,29 @@ function Artwork({ images, onRestart }: ArtworkProps) {
         {problem}
       </p>
       <div className="actions">
-        <a
-          className="button"
-          href={downloadHref}
-          download={downloadHref.includes('download=1') ? '' : undefined}
-          onClick={inAppBrowser ? undefined : () => counted('download')}
-          data-testid="result-download"
-        >
-          {t('result.download')}
-        </a>
+        {format !== 'clip' ? (
+          <a
+            className="button"
+            href={downloadHref}
+            download={downloadHref.includes('download=1') ? '' : undefined}
+            onClick={inAppBrowser ? undefined : () => counted('download')}
+            data-testid="result-download"
+          >
+            {t('result.download')}
+          </a>
+        ) : (
+          // In-app browsers cannot save a file made on the page: there the clip leaves through the share sheet.
+          !inAppBrowser && (
+            <ClipDownload state={clip.state} label={t('result.download')} onDownload={() => counted('download')} />
+          )
+        )}
         {shareable && (
-          <Button variant="ghost" onClick={() => void share()} testId="result-share">
+          <Button
+            variant="ghost"
+            onClick={() => void share()}
+            disabled={format === 'clip' && !file}
+            testId="result-share"
+          >
             {t('result.share')}
           </Button>
         )}

@@ -29,6 +29,15 @@ describe('sharing the artwork', () => {
     });
   });
 
+  it('shares the story clip, a video file made on the page, the same way', async () => {
+    const share = vi.fn(async () => undefined);
+    const clip = new File(['mp4'], 'iqos-mosaic-story.mp4', { type: 'video/mp4' });
+    const canShare = vi.fn((data: ShareData) => data.files?.[0]?.type === 'video/mp4');
+    expect(await shareArtwork(clip, 'https://x/a.story.jpg', { share, canShare })).toBe('shared');
+    expect(share).toHaveBeenCalledWith({ files: [clip], title: campaign.brand.share.title });
+    expect(canShare).toHaveBeenCalledWith({ files: [clip] });
+  });
+
   it('treats a dismissed share sheet as cancelled, not as a failure', async () => {
     const share = vi.fn(async () => {
       throw Object.assign(new Error('abort'), { name: 'AbortError' });
