@@ -1,4 +1,11 @@
-import { type Browser, type BrowserContext, chromium, devices, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  devices,
+  type Page,
+} from 'playwright-core';
 
 export type Camera = 'face' | 'denied' | 'none';
 
@@ -34,8 +41,19 @@ export interface Phone {
   close(): Promise<void>;
 }
 
+/** Debian's Chromium with the chosen camera, one context of the given kind and a page in it. */
+async function open(camera: Camera, video: string, context: BrowserContextOptions): Promise<Phone> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...CHROMIUM_FLAGS, ...cameraArgs(camera, video)],
+  });
+  const page = await (await browser.newContext({ acceptDownloads: true, ...context })).newPage();
+  return { browser, context: page.context(), page, close: () => browser.close() };
+}
+
 /** A phone (Pixel 7 touch profile at 390×844, or narrower) in Debian's Chromium with the chosen camera. */
-export async function openPhone(options: {
+export function openPhone(options: {
   camera?: Camera;
   video: string;
   baseURL: string;
@@ -43,18 +61,26 @@ export async function openPhone(options: {
   /** CSS pixels; 390 unless a narrower phone is the point (the smallest we serve is 360). */
   width?: number;
 }): Promise<Phone> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [...CHROMIUM_FLAGS, ...cameraArgs(options.camera ?? 'face', options.video)],
-  });
-  const context = await browser.newContext({
+  return open(options.camera ?? 'face', options.video, {
     ...devices['Pixel 7'],
     viewport: { width: options.width ?? 390, height: 844 },
     baseURL: options.baseURL,
     locale: options.locale ?? 'en-GB',
-    acceptDownloads: true,
   });
-  const page = await context.newPage();
-  return { browser, context, page, close: () => browser.close() };
+}
+
+/** A desktop: a 1280×800 window, a mouse and no touch, with the chosen camera (none by default). */
+export function openDesktop(options: {
+  camera?: Camera;
+  video: string;
+  baseURL: string;
+  locale?: string;
+}): Promise<Phone> {
+  return open(options.camera ?? 'none', options.video, {
+    viewport: { width: 1280, height: 800 },
+    hasTouch: false,
+    isMobile: false,
+    baseURL: options.baseURL,
+    locale: options.locale ?? 'en-GB',
+  });
 }

@@ -30,11 +30,14 @@ import { analyticsRoutes } from './routes/analytics.js';
 import { consentRoutes } from './routes/consent.js';
 import type { App, Services } from './routes/context.js';
 import { docsRoutes } from './routes/docs.js';
+import { handoffRoutes } from './routes/handoff.js';
 import { healthRoutes } from './routes/health.js';
 import { queueRoutes } from './routes/queue.js';
 import { resultRoutes } from './routes/result.js';
 import { uploadRoutes } from './routes/upload.js';
 import { createBackend } from './services/create-backend.js';
+import { EventStreams } from './services/event-streams.js';
+import { HandoffStreams } from './services/handoff-streams.js';
 import { JobRunner } from './services/jobs/job-runner.js';
 import { QueueClock } from './services/jobs/queue-clock.js';
 import { TYPICAL_RENDER_MS } from './services/jobs/queue-eta.js';
@@ -76,6 +79,12 @@ function loggerOptions(config: Config, stream?: BuildOptions['logStream']): Fast
   };
 }
 
+/** A job's or hand-off's poll or stream. */
+function followsProgress(request: { method?: string; url?: string }): boolean {
+  const url = request.url ?? '';
+  return url.startsWith('/api/queue/') || (request.method === 'GET' && url.startsWith('/api/handoff/'));
+}
+
 const LOG_REDACTIONS = [
   'headers',
   '*.headers',
@@ -97,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Polls and streams are the hot paths (thousands a second, thousands held open): they log through
     // the shared logger instead of a child per request, which a held-open stream would keep alive.
     childLoggerFactory: (logger, bindings, childOptions, rawRequest) =>
-      rawRequest.url?.startsWith('/api/queue/') ? logger : logger.child(bindings, childOptions),
+      followsProgress(rawRequest) ? logger : logger.child(bindings, childOptions),
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
     ...connectionOptions(config),
@@ -163,7 +172,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     // Status events may be lost while a dependency is away: streams hand over to polling, which reads the store.
     onFault: (fault) => {
-      if (fault === 'unreachable') hub.shedAll();
+      if (fault === 'unreachable') streams.shedAll();
     },
   });
   // A client's lost connection repeats with every reconnect try while its dependency is away.
@@ -208,20 +217,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     : undefined;
   // The workers this process runs are the least the estimate assumes; the history shows the others'.
   const clock = new QueueClock(backend.operators, { workers: pool ? config.workers : 0, renderMs: TYPICAL_RENDER_MS });
-  const hub = new StreamHub(
-    backend,
-    clock,
+  const streams = new EventStreams(
     config.streamLimit,
     config.heartbeatMs,
     metrics,
     () => health.current === 'unreachable',
   );
+  const hub = new StreamHub(backend, clock, streams);
+  const handoffStreams = new HandoffStreams(backend, streams);
   const lifecycle = { ready: false, stopping: false };
   const services: Services = {
     config,
     backend,
     runner,
+    streams,
     hub,
+    handoffStreams,
     clock,
     pollBudget: new PollBudget(config.pollLimit),
     metrics,
@@ -246,6 +257,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (servesApi) {
       docsRoutes(app);
       consentRoutes(app, services);
+      handoffRoutes(app, services);
       uploadRoutes(app, services);
       queueRoutes(app, services);
       resultRoutes(app, services);
@@ -297,7 +309,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     lifecycle.ready = false;
     // Jobs waiting for storage to take writes give up the wait, so the queue can close.
     health.close();
-    hub.closeAll();
+    hub.close();
+    streams.closeAll();
   });
   app.addHook('onClose', async () => {
     stopSweeper();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_CAMPAIGN, DEFAULT_CAMPAIGN_FILE } from '@selfie-mosaic/campaign';
-import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
+import { HANDOFF, RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from './admin/secret.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       warmUpRenders: 3,
       maxAttempts: 3,
       resultTtlMs: RESULT_TTL_MS,
+      handoffClaimMs: HANDOFF.claimMs,
       heartbeatMs: STREAM_HEARTBEAT_MS,
       logLevel: 'info',
       trustProxy: false,
@@ -37,8 +38,10 @@ describe('loadConfig', () => {
       RATE_LIMIT_WINDOW: '30',
       RATE_LIMIT_CONSENT: '5',
       RATE_LIMIT_UPLOAD: '2',
+      RATE_LIMIT_HANDOFF: '4',
       RATE_LIMIT_SIGN_IN: '3',
       RESULT_TTL: '3600',
+      HANDOFF_TTL: '120',
       LOG_LEVEL: 'warn',
       TRUST_PROXY: 'true',
     });
@@ -50,8 +53,9 @@ describe('loadConfig', () => {
       queueLimit: 50,
       streamLimit: 100,
       pollLimit: 500,
-      rateLimit: { windowMs: 30_000, consent: 5, upload: 2, signIn: 3 },
+      rateLimit: { windowMs: 30_000, consent: 5, upload: 2, handoff: 4, signIn: 3 },
       resultTtlMs: 3_600_000,
+      handoffClaimMs: 120_000,
       logLevel: 'warn',
       trustProxy: true,
     });
@@ -67,7 +71,14 @@ describe('loadConfig', () => {
   it('names every bad variable in one message', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', WORKERS: '0', LOG_LEVEL: 'loud', QUEUE_LIMIT: '10' });
+      loadConfig({
+        PORT: 'eighty',
+        WORKERS: '0',
+        LOG_LEVEL: 'loud',
+        QUEUE_LIMIT: '10',
+        RATE_LIMIT_HANDOFF: '0',
+        HANDOFF_TTL: '86400',
+      });
     } catch (caught) {
       error = caught;
     }
@@ -76,6 +87,9 @@ describe('loadConfig', () => {
     expect(message).toContain('PORT="eighty"');
     expect(message).toContain('WORKERS="0"');
     expect(message).toContain('LOG_LEVEL="loud"');
+    expect(message).toContain('RATE_LIMIT_HANDOFF="0"');
+    // A code that outlived the window the desktop follows it in would be claimed with nobody watching.
+    expect(message).toContain('HANDOFF_TTL="86400"');
     expect(message).not.toContain('QUEUE_LIMIT');
   });
 

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Campaign, CampaignError, DEFAULT_CAMPAIGN, parseCampaignText } from '@selfie-mosaic/campaign';
-import { RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
+import { HANDOFF, RESULT_TTL_MS, STREAM_HEARTBEAT_MS } from '@selfie-mosaic/contract';
 import { z } from 'zod';
 import { ADMIN_TOKEN_MIN_LENGTH, type AdminSecretConfig, parsePasswordHash } from './admin/secret.js';
 import type { TestFault } from './worker/render-task.js';
@@ -50,11 +50,20 @@ const envSchema = z.object({
   // Generous per address: mobile carriers put many visitors behind one address (carrier-grade NAT).
   RATE_LIMIT_CONSENT: integer(1).default(60).describe('Consent requests per client address per window'),
   RATE_LIMIT_UPLOAD: integer(1).default(20).describe('Uploads per client address per window'),
+  // A desktop asks for a new code when one runs out, a phone claims once: a few a minute is plenty, and far
+  // too few to guess a code's 140-bit token.
+  RATE_LIMIT_HANDOFF: integer(1)
+    .default(20)
+    .describe('Phone hand-off codes asked for, and codes claimed, per client address per window (each)'),
   // Enough for typos, far too few to guess a 24-character token.
   RATE_LIMIT_SIGN_IN: integer(1).default(5).describe('Operator sign-in attempts per client address per window'),
   RESULT_TTL: seconds(1)
     .default(RESULT_TTL_MS / 1000)
     .describe('Seconds a finished job and its artwork are kept'),
+  HANDOFF_TTL: seconds(1)
+    .max(HANDOFF.followMs / 1000)
+    .default(HANDOFF.claimMs / 1000)
+    .describe('Seconds a phone hand-off code can be used (once)'),
   SWEEP_INTERVAL: seconds(0.05).default(60).describe('Seconds between retention sweeps'),
   HEARTBEAT_INTERVAL: seconds(0.05)
     .default(STREAM_HEARTBEAT_MS / 1000)
@@ -182,8 +191,10 @@ export interface Config {
   queueLimit: number;
   streamLimit: number;
   pollLimit: number;
-  rateLimit: { windowMs: number; consent: number; upload: number; signIn: number };
+  rateLimit: { windowMs: number; consent: number; upload: number; handoff: number; signIn: number };
   resultTtlMs: number;
+  /** How long a desktop → phone code can be used. */
+  handoffClaimMs: number;
   sweepIntervalMs: number;
   heartbeatMs: number;
   maxAttempts: number;
@@ -252,9 +263,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowMs: e.RATE_LIMIT_WINDOW * 1000,
       consent: e.RATE_LIMIT_CONSENT,
       upload: e.RATE_LIMIT_UPLOAD,
+      handoff: e.RATE_LIMIT_HANDOFF,
       signIn: e.RATE_LIMIT_SIGN_IN,
     },
     resultTtlMs: e.RESULT_TTL * 1000,
+    handoffClaimMs: e.HANDOFF_TTL * 1000,
     sweepIntervalMs: e.SWEEP_INTERVAL * 1000,
     heartbeatMs: e.HEARTBEAT_INTERVAL * 1000,
     maxAttempts: e.MAX_ATTEMPTS,

@@ -97,6 +97,8 @@ export const consentExportRecordSchema = z.object({
   question_answer: z.enum(['yes', 'no']),
   consent_given: z.boolean(),
   session_id: z.string().nullable(),
+  /** When a phone first took the visit over from the desktop that gave this consent (desktop → phone hand-off). */
+  handed_off_at: z.iso.datetime().nullable(),
   jobs: z.array(
     z.object({
       job_id: z.uuid(),
@@ -115,6 +117,7 @@ export const CONSENT_EXPORT_CSV_COLUMNS = [
   'question_answer',
   'consent_given',
   'session_id',
+  'handed_off_at',
   'job_id',
   'uploaded_at',
   'photo_deleted_at',

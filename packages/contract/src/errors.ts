@@ -22,6 +22,11 @@ export const API_ERRORS = {
   notFound: { status: 404, message: 'Not found' },
   jobNotFound: { status: 404, message: 'We could not find your image. Please take a new photo.' },
   resultNotFound: { status: 404, message: MESSAGES.resultNotFound },
+  handoffNotFound: { status: 404, message: 'This phone link has ended. Please show a new code.' },
+  handoffInvalid: {
+    status: 410,
+    message: 'This code no longer works: a code works once, for 10 minutes. Please start again or show a new code.',
+  },
   overloaded: { status: 408, message: MESSAGES.serverHeavyLoad },
   requestTimeout: { status: 408, message: 'The request took too long. Please check your connection and try again.' },
   tooLarge: { status: 413, message: 'The photo is too large. The limit is 10 MB and 40 megapixels.' },

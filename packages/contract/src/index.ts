@@ -76,6 +76,33 @@ export {
   type Pixels,
 } from './face-rules.js';
 export {
+  type HandoffClaimResponse,
+  type HandoffCreateRequest,
+  type HandoffCreateResponse,
+  type HandoffProgressRequest,
+  type HandoffStatus,
+  handoffClaimRequestSchema,
+  handoffClaimResponseSchema,
+  handoffCreateRequestSchema,
+  handoffCreateResponseSchema,
+  handoffIdSchema,
+  handoffParamsSchema,
+  handoffProgressRequestSchema,
+  handoffStatusSchema,
+} from './handoff.js';
+export {
+  createHandoffToken,
+  groupHandoffToken,
+  HANDOFF,
+  HANDOFF_SCREEN,
+  HANDOFF_STATES,
+  HANDOFF_TOKEN_PATTERN,
+  type HandoffState,
+  handoffUrl,
+  isFinalHandoffState,
+  normalizeHandoffToken,
+} from './handoff-token.js';
+export {
   createJobId,
   createResultToken,
   isJobId,

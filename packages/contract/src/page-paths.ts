@@ -2,7 +2,7 @@
  * The app's page addresses, `/:country/:language/:screen`: the web app builds and reads them, and the
  * server answers exactly these with the app (any other page gets the app's 404).
  */
-export const SCREEN_NAMES = ['start', 'exit', 'curious', 'terms', 'photo', 'result', 'download'] as const;
+export const SCREEN_NAMES = ['start', 'exit', 'curious', 'terms', 'photo', 'result', 'download', 'continue'] as const;
 export type ScreenName = (typeof SCREEN_NAMES)[number];
 
 /** Where a visitor lands in a market and language. */

@@ -57,6 +57,10 @@ export const uploadFieldsSchema = z.object({
     .default('false')
     .transform((value) => value === 'true')
     .describe('true for the dark "black label" art variant'),
+  handoff_id: z
+    .uuid()
+    .optional()
+    .describe('Sent by a phone that continues a desktop visit: the desktop follows this upload'),
 });
 
 export const uploadResponseSchema = z.object({

@@ -35,6 +35,7 @@ export async function* consentBatches(
       question_answer: consent.questionAnswer,
       consent_given: consent.consentGiven,
       session_id: consent.sessionId,
+      handed_off_at: consent.handedOffAt,
       jobs: (byConsent.get(consent.id) ?? []).map((job) => ({
         job_id: job.jobId,
         uploaded_at: iso(job.uploadedAt) as string,
@@ -57,6 +58,7 @@ export function consentCsvLines(record: ConsentExportRecord): string {
     record.question_answer,
     record.consent_given,
     record.session_id,
+    record.handed_off_at,
   ];
   if (record.jobs.length === 0) return csvLine([...consent, null, null, null, null]);
   return record.jobs

@@ -4,6 +4,13 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { LogThrottle } from '../services/log-throttle.js';
 import { describe, faultError, storageFault } from '../services/storage-health.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What a path parameter that cannot name anything answers (default `jobNotFound`: most paths name a job). */
+    notFound?: ApiErrorCode;
+  }
+}
+
 /** Fastify and plugin error codes mapped onto the catalogue. */
 const FRAMEWORK_ERRORS: Record<string, ApiErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'bodyTooLarge',
@@ -57,7 +64,7 @@ function send(
 
 /**
  * The one place errors become answers: `{ "error": message, "code": code }` with the catalogue's status. A validation
- * error names its field; a path parameter that cannot be a job id is simply an unknown job; a 5xx never
+ * error names its field; a path parameter that cannot be an id is simply an unknown job (or hand-off); a 5xx never
  * shows its cause.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -67,7 +74,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof ApiError) return send(reply, error.statusCode, error.code, error.message, error.headers);
 
     if (hasZodFastifySchemaValidationErrors(error)) {
-      if (error.validationContext === 'params') return send(reply, 404, 'jobNotFound');
+      if (error.validationContext === 'params') {
+        const notFound = request.routeOptions.config.notFound ?? 'jobNotFound';
+        return send(reply, API_ERRORS[notFound].status, notFound);
+      }
       const first = error.validation[0];
       const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
       const context = error.validationContext === 'body' ? '' : `${error.validationContext} `;

@@ -64,7 +64,7 @@ describe.each(MODES)('regulator export, %s mode', (mode) => {
       ['yes', true, 1],
       ['yes', true, 1],
     ]);
-    expect(ended[0]).toMatchObject({ session_id: declined, country_iso: 'de', language: 'de' });
+    expect(ended[0]).toMatchObject({ session_id: declined, country_iso: 'de', language: 'de', handed_off_at: null });
     expect(ended[2]).toMatchObject({ session_id: refusedSession, country_iso: 'fr', language: 'fr' });
     const [doneJob, refusedJob] = [ended[1]?.jobs[0], ended[2]?.jobs[0]];
     expect(doneJob).toMatchObject({ job_id: done, artwork_deleted_at: null });
@@ -96,6 +96,7 @@ describe.each(MODES)('regulator export, %s mode', (mode) => {
         record.question_answer,
         String(record.consent_given),
         record.session_id ?? '',
+        record.handed_off_at ?? '',
       ];
       return record.jobs.length === 0
         ? [[...consent, '', '', '', '']]
@@ -108,6 +109,28 @@ describe.each(MODES)('regulator export, %s mode', (mode) => {
           ]);
     });
     expect(rows.slice(1)).toEqual(asRows);
+  });
+
+  it('notes when a phone first took the visit over under a consent', async () => {
+    const desktop = newSessionId();
+    await client.consent(desktop);
+    const code = async () =>
+      (await (await client.postJson('/api/handoff', { user_session_id: desktop })).json()) as { token: string };
+    const [first, second] = [await code(), await code()];
+    const claimedAt = Date.now();
+    expect((await client.postJson('/api/handoff/claim', { token: first.token })).status).toBe(200);
+    const noted = async () => (await ndjson(today())).find((record) => record.session_id === desktop)?.handed_off_at;
+    const handedOffAt = await noted();
+    expect(Date.parse(handedOffAt ?? '')).toBeGreaterThanOrEqual(claimedAt);
+    // A second phone later does not move it: the record keeps the first.
+    expect((await client.postJson('/api/handoff/claim', { token: second.token })).status).toBe(200);
+    expect(await noted()).toBe(handedOffAt);
+    const csv = parseCsv(
+      await (await adminGet(client, `${ADMIN_PATHS.consentExport}?from=${today()}&to=${today()}`, session)).text(),
+    );
+    const column = CONSENT_EXPORT_CSV_COLUMNS.indexOf('handed_off_at');
+    const row = csv.find((fields) => fields[CONSENT_EXPORT_CSV_COLUMNS.indexOf('session_id')] === desktop);
+    expect(row?.[column]).toBe(handedOffAt);
   });
 
   it('gives every consent of the range exactly once, in time order, across batches', async () => {

@@ -7,6 +7,8 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
+import type { EventStreams } from '../services/event-streams.js';
+import type { HandoffStreams } from '../services/handoff-streams.js';
 import type { JobRunner } from '../services/jobs/job-runner.js';
 import type { QueueClock } from '../services/jobs/queue-clock.js';
 import type { Metrics } from '../services/metrics.js';
@@ -30,7 +32,12 @@ export interface Services {
   backend: Backend;
   /** Absent in an API-only process (ROLE=api). */
   runner: JobRunner | undefined;
+  /** Every open event stream: their shared limit and heartbeat. */
+  streams: EventStreams;
+  /** Job streams. */
   hub: StreamHub;
+  /** Hand-off streams, followed by the desktop. */
+  handoffStreams: HandoffStreams;
   /** The queue's time estimate, measured from every worker's renders. */
   clock: QueueClock;
   pollBudget: PollBudget;

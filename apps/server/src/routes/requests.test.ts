@@ -356,9 +356,16 @@ describe.each(MODES)('API requests, %s mode', (mode) => {
         '/api/queue/position/{jobId}',
         '/api/result/{jobId}',
         '/api/analytics/pageview',
+        '/api/handoff',
+        '/api/handoff/claim',
+        '/api/handoff/{handoffId}',
+        '/api/handoff/{handoffId}/state',
+        '/api/handoff/{handoffId}/stream',
       ]) {
         expect(doc.paths).toHaveProperty([path]);
       }
+      // The phone's claim names its one refusal for every used, expired or forged code.
+      expect(JSON.stringify(doc.paths['/api/handoff/claim']?.post)).toContain('"handoffInvalid"');
       expect(doc.paths['/api/upload']?.post?.requestBody?.content).toHaveProperty(['multipart/form-data']);
       expect(JSON.stringify(doc.paths['/api/consent'])).toContain('question_answer');
       // Clients see the error codes they must handle, straight from the catalogue.

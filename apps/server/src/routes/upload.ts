@@ -6,9 +6,11 @@ import {
   uploadFieldsSchema,
   uploadResponseSchema,
 } from '@selfie-mosaic/contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { handoffEvent } from '../services/handoff-status.js';
 import { acceptJob } from '../services/jobs/job-intake.js';
 import { checkPhoto } from '../services/photo-check.js';
+import type { Backend } from '../services/types.js';
 import type { App, Services } from './context.js';
 
 const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
@@ -34,7 +36,9 @@ export function uploadRoutes(app: App, { backend, config, health }: Services): v
       config: { rateLimit: { max: config.rateLimit.upload, timeWindow: config.rateLimit.windowMs } },
     },
     async (request, reply) => {
-      const { photo, fields } = await readUpload(request);
+      const { photo, fields: allFields } = await readUpload(request);
+      // The hand-off is only followed, never a reason to refuse the photo: it is read apart (below).
+      const { handoff_id: handoffField, ...fields } = allFields;
       const parsed = uploadFieldsSchema.safeParse(fields);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -60,12 +64,35 @@ export function uploadRoutes(app: App, { backend, config, health }: Services): v
       } finally {
         await release();
       }
+      if (handoffField !== undefined) await followHandoff(backend, request.log, { handoffField, sessionId, jobId });
       // The job is stored and queued: a position that cannot be read now (Redis just went away) must not turn
       // the accepted upload into an error the visitor would retry; the first poll tells the real place.
       const position = await backend.queue.position(jobId).catch(() => 1);
       return reply.code(202).send({ job_id: jobId, status: 'queued', queue_position: Math.max(1, position) });
     },
   );
+}
+
+/**
+ * A phone continuing a desktop's visit: the desktop following the hand-off learns the photo's job. The
+ * photo is accepted whatever happens here (an unknown, ended or foreign hand-off, a failed write): the
+ * desktop then sees the hand-off end, and the phone has its job.
+ */
+async function followHandoff(
+  backend: Backend,
+  log: FastifyBaseLogger,
+  upload: { handoffField: string; sessionId: string; jobId: string },
+): Promise<void> {
+  const handoffId = uploadFieldsSchema.shape.handoff_id.safeParse(upload.handoffField).data;
+  try {
+    const handoff = handoffId
+      ? await backend.handoffs.submitted(handoffId, upload.sessionId, upload.jobId, Date.now())
+      : undefined;
+    if (handoff) backend.events.publishHandoff(handoffEvent(handoff));
+    else log.debug({ jobId: upload.jobId }, 'upload names no hand-off it can continue');
+  } catch (err) {
+    log.debug({ err, jobId: upload.jobId }, 'hand-off not followed by the upload');
+  }
 }
 
 const MULTIPART_LIMITS = {

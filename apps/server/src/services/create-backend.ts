@@ -4,6 +4,7 @@ import { DiskStorage } from './embedded/disk-storage.js';
 import { MemoryStatusEvents } from './embedded/memory-events.js';
 import { SqliteJobQueue } from './embedded/sqlite-queue.js';
 import { openPostgres, openSqlite } from './sql/connect.js';
+import { SqlHandoffStore } from './sql/handoff-store.js';
 import { SqlAnalyticsEventStore, SqlOperatorQueries } from './sql/operator-store.js';
 import type { Db } from './sql/schema.js';
 import { SqlJobLedger } from './sql/sql-ledger.js';
@@ -71,6 +72,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
   return {
     jobs: new SqlJobStore(db),
     consents: new SqlConsentStore(db),
+    handoffs: new SqlHandoffStore(db),
     pageviews: new SqlPageviewStore(db),
     analytics: new SqlAnalyticsEventStore(db),
     ledger: new SqlJobLedger(db),

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { AnalyticsEvent, FunnelStep, JobStatus, RefusalCode } from '@selfie-mosaic/contract';
+import type { AnalyticsEvent, FunnelStep, HandoffState, JobStatus, RefusalCode } from '@selfie-mosaic/contract';
 import type { ResultFile } from './storage-names.js';
 
 /**
@@ -121,6 +121,8 @@ export interface ConsentInput {
 export interface ConsentRecord extends ConsentInput {
   id: string;
   createdAt: string;
+  /** When a phone first took the visit over under this consent (desktop → phone hand-off); null: never. */
+  handedOffAt: string | null;
 }
 
 /** Consent records are proof for a regulator: they are never swept and hold no IP address. */
@@ -128,6 +130,81 @@ export interface ConsentStore {
   add(consent: ConsentInput): Promise<ConsentRecord>;
   /** The session's latest affirmative consent (adult user, terms accepted): the one an upload is made under. */
   coveringConsent(sessionId: string): Promise<ConsentRecord | undefined>;
+}
+
+/** A hand-off's state as stored: `expired` is never stored, it is read from the times (`handoffStatus`). */
+export type StoredHandoffState = Exclude<HandoffState, 'expired'>;
+
+/** A desktop → phone hand-off as the store keeps it; its token is not part of it (only its hash is stored). */
+export interface HandoffRecord {
+  id: string;
+  sessionId: string;
+  /** The desktop's consent, which the phone continues under. */
+  consentId: string;
+  /** The session's completed job whose artwork the phone opens instead of taking a photo. */
+  artworkJobId: string | null;
+  state: StoredHandoffState;
+  /** The phone's job once its photo was accepted (`submitted`). */
+  jobId: string | null;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** The code works until then, once. */
+  claimExpiresAt: number;
+  /** The desktop can follow the hand-off until then; the sweep removes it after. */
+  followExpiresAt: number;
+}
+
+export interface NewHandoff {
+  id: string;
+  /** The code's token: the store keeps only its hash. */
+  token: string;
+  sessionId: string;
+  consentId: string;
+  artworkJobId: string | null;
+  createdAt: number;
+  claimExpiresAt: number;
+  followExpiresAt: number;
+}
+
+/** The phone's hand-off: what it continues (the desktop's session, under its consent). */
+export interface HandoffClaim {
+  handoff: HandoffRecord;
+  consent: ConsentRecord;
+}
+
+/**
+ * Desktop → phone hand-offs. Every write is one conditional statement (or transaction): two phones racing
+ * with one code cannot both claim it, and a write that does not apply to the hand-off as it stands
+ * changes nothing and returns undefined. Nothing of the desktop (address, browser) is stored.
+ */
+export interface HandoffStore {
+  /**
+   * Stores a hand-off waiting for its code. With an artwork job: undefined (nothing stored) unless that job
+   * is the session's, completed and unexpired at `createdAt`.
+   */
+  create(handoff: NewHandoff): Promise<HandoffRecord | undefined>;
+  /**
+   * Uses the code: a waiting hand-off whose token this is and whose code has not run out at `now` becomes
+   * `connected`, its token is deleted for good, its follow window starts afresh (`followMs`) and its
+   * consent records the hand-off (the first time it was handed off). Undefined for a used, expired or
+   * unknown token alike.
+   */
+  claim(token: string, now: number, followMs: number): Promise<HandoffClaim | undefined>;
+  get(id: string): Promise<HandoffRecord | undefined>;
+  /** The phone's progress, connected ↔ uploading: only by the hand-off's own session, from those states, while followed. */
+  progress(
+    id: string,
+    sessionId: string,
+    state: 'connected' | 'uploading',
+    now: number,
+  ): Promise<HandoffRecord | undefined>;
+  /** The phone's photo became `jobId`: `submitted`, on the same conditions as `progress`. */
+  submitted(id: string, sessionId: string, jobId: string, now: number): Promise<HandoffRecord | undefined>;
+  /**
+   * Deletes hand-offs whose follow window has ended and the tokens of codes that ran out unused (the rows
+   * stay, reading `expired`, until their follow window ends). Returns how many rows it deleted or changed.
+   */
+  sweep(now: number): Promise<number>;
 }
 
 export interface PageviewInput {
@@ -272,6 +349,15 @@ export interface JobEvent {
   errorCode: RefusalCode | null;
 }
 
+/** What a desktop following a hand-off is told of a change: everything its stream message needs. */
+export interface HandoffEvent {
+  handoffId: string;
+  state: StoredHandoffState;
+  jobId: string | null;
+  /** Epoch milliseconds: the end of the code's window while waiting, else of the follow window. */
+  expiresAt: number;
+}
+
 /** Status changes fanned out to event streams (in-process in embedded mode, Redis pub/sub in scale mode). */
 export interface StatusEvents {
   publish(event: JobEvent): void;
@@ -279,6 +365,11 @@ export interface StatusEvents {
   /** Queue positions moved (a job started or went back to the queue). */
   publishQueueMoved(): void;
   onQueueMoved(listener: () => void): () => void;
+  /** A hand-off changed state (claimed, the phone uploading, its photo submitted). */
+  publishHandoff(event: HandoffEvent): void;
+  subscribeHandoff(handoffId: string, listener: (event: HandoffEvent) => void): () => void;
+  /** Resolves once this process receives what is published (scale: its Redis subscription is live). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -324,6 +415,7 @@ export interface FileStorage {
 export interface Backend {
   jobs: JobStore;
   consents: ConsentStore;
+  handoffs: HandoffStore;
   pageviews: PageviewStore;
   analytics: AnalyticsEventStore;
   ledger: JobLedger;

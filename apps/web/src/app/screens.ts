@@ -11,6 +11,7 @@ const IMPORTS = {
   photo: () => import('../features/camera/PhotoScreen') as ScreenModule,
   result: () => import('../features/result/ResultScreen') as ScreenModule,
   download: () => import('../features/download/DownloadScreen') as ScreenModule,
+  continue: () => import('../features/handoff/ContinueScreen') as ScreenModule,
 } as const satisfies Record<ScreenName, () => ScreenModule>;
 
 const loaded: Partial<Record<ScreenName, ComponentType>> = {};
@@ -45,4 +46,6 @@ export const NEXT_SCREENS: Record<ScreenName, readonly ScreenName[]> = {
   photo: ['result'],
   result: ['download'],
   download: [],
+  // A phone opening a computer's code goes on to the photo step.
+  continue: ['photo'],
 };

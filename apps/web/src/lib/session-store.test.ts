@@ -68,6 +68,8 @@ describe('session store', () => {
         'storyImage',
         'layingPlan',
         'artworkRevealed',
+        'handoffId',
+        'handoffRole',
         'userSessionId',
       ].sort(),
     );
@@ -141,6 +143,25 @@ describe('session store', () => {
       error: null,
     });
     expect(saved()).toMatchObject({ userSessionId: id, consentGiven: true, currentJobId: null });
+  });
+
+  it('remembers a hand-off across a reload, and forgets it with the job or the session', () => {
+    const handoffId = '7d1f8a52-3c4e-4b6a-9f0e-2a1b3c4d5e6f';
+    createSessionStore(options()).update({ consentGiven: true, handoffId, handoffRole: 'desktop' });
+    const desktop = createSessionStore(options());
+    expect(desktop.getState()).toMatchObject({ handoffId, handoffRole: 'desktop' });
+    // A new photo on the desktop is its own: no phone is followed for it.
+    desktop.clearPhotoData();
+    expect(desktop.getState()).toMatchObject({ handoffId: null, handoffRole: null, consentGiven: true });
+
+    const phone = createSessionStore(options());
+    phone.update({ handoffId, handoffRole: 'phone', currentJobId: 'job-1' });
+    // The phone's code was used: its next upload carries no hand-off, but it is still the phone.
+    phone.clearPhotoData();
+    expect(phone.getState()).toMatchObject({ handoffId: null, handoffRole: 'phone' });
+    expect(saved()).toMatchObject({ handoffId: null, handoffRole: 'phone' });
+    phone.reset();
+    expect(phone.getState()).toMatchObject({ handoffId: null, handoffRole: null });
   });
 
   it('tells subscribers about every change', () => {

@@ -22,7 +22,18 @@ export interface Session {
   /** A message key of MESSAGES or a server's message, shown translated where possible. */
   error: string | null;
   serverLoadDetected: boolean;
+  /**
+   * The hand-off this visit takes part in (desktop → phone). On a phone that opened a desktop's code
+   * (role `phone`): its upload carries it, so the desktop follows. On a desktop (role `desktop`): the
+   * code it offers, kept once the phone's photo arrived, so its result screen knows the artwork is on
+   * the phone already.
+   */
+  handoffId: string | null;
+  /** Which side of a hand-off this browser is; a phone stays one after its photo, so it never offers a code itself. */
+  handoffRole: HandoffRole | null;
 }
+
+export type HandoffRole = 'desktop' | 'phone';
 
 /** The fields of the saved copy (docs/product.md#session); the rest lives only as long as the page. */
 const PERSISTED_FIELDS = [
@@ -37,6 +48,8 @@ const PERSISTED_FIELDS = [
   'layingPlan',
   'artworkRevealed',
   'isProcessing',
+  'handoffId',
+  'handoffRole',
 ] as const satisfies readonly (keyof Session)[];
 
 type PersistedSession = Pick<Session, (typeof PERSISTED_FIELDS)[number]> & { lastUpdated: number };
@@ -53,7 +66,7 @@ export interface SessionStore {
   update(patch: Partial<Session>): void;
   /** Clears everything, storage included, and starts a new session id. */
   reset(): void;
-  /** Forgets the photo and its job but keeps the session, the answer and the consent. */
+  /** Forgets the photo, its job and its hand-off but keeps the session, the answer and the consent. */
   clearPhotoData(): void;
 }
 
@@ -74,6 +87,8 @@ function freshSession(id: string): Session {
     isProcessing: false,
     error: null,
     serverLoadDetected: false,
+    handoffId: null,
+    handoffRole: null,
   };
 }
 
@@ -177,6 +192,8 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         consentGiven: state.consentGiven,
         currentCountry: state.currentCountry,
         currentLanguage: state.currentLanguage,
+        // The next photo is a new job: a desktop follows no phone for it, and a phone's code was used.
+        handoffRole: state.handoffRole === 'phone' ? 'phone' : null,
       };
       save(state);
       emit();

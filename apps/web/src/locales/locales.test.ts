@@ -99,6 +99,8 @@ describe.each(LOCALE_CODES.filter((code) => code !== 'en'))('locale %s', (code) 
 describe('plural forms', () => {
   it('English writes every count in its own forms', () => {
     expect([...pluralKeys].sort()).toEqual([
+      'handoff.invalidBody',
+      'handoff.validity',
       'photo.countdownLabel',
       'result.creatingNote',
       'result.etaMinutes',

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describeHandoffContract } from '../../test/handoff-contract.js';
 import { describeLedgerContract } from '../../test/ledger-contract.js';
 import { describeOperatorsContract } from '../../test/operators-contract.js';
 import { describeQueueContract } from '../../test/queue-contract.js';
 import { describeStoreContract } from '../../test/store-contract.js';
 import { openSqlite, type SqliteConnection } from '../sql/connect.js';
+import { SqlHandoffStore } from '../sql/handoff-store.js';
 import { SqlAnalyticsEventStore, SqlOperatorQueries } from '../sql/operator-store.js';
 import { SqlJobLedger } from '../sql/sql-ledger.js';
 import { SqlConsentStore, SqlJobStore, SqlPageviewStore } from '../sql/sql-store.js';
@@ -54,6 +56,21 @@ describeOperatorsContract('SQLite', async (now) => {
     jobs: new SqlJobStore(db),
     ledger: new SqlJobLedger(db, now),
     operators: new SqlOperatorQueries(db),
+    async close() {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describeHandoffContract('SQLite', async () => {
+  const dir = tempDir();
+  const { db } = await openSqlite(dir);
+  return {
+    handoffs: new SqlHandoffStore(db),
+    consents: new SqlConsentStore(db),
+    ledger: new SqlJobLedger(db),
+    row: (id) => db.selectFrom('handoffs').selectAll().where('id', '=', id).executeTakeFirst(),
     async close() {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });

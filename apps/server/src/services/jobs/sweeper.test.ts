@@ -1,11 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ARTWORK } from '@selfie-mosaic/contract';
+import { ARTWORK, createHandoffToken, HANDOFF } from '@selfie-mosaic/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { MODES, modeEnv, newSessionId } from '../../test/harness.js';
 import { createBackend } from '../create-backend.js';
+import { hashHandoffToken } from '../sql/handoff-store.js';
 import type { Backend } from '../types.js';
 import { sweepExpired } from './sweeper.js';
 
@@ -79,6 +80,63 @@ describe.each(MODES)('the retention sweep, %s mode', (mode) => {
       expect(onDisk(completed.sessionId)).toBe(false);
       expect(onDisk(failed.sessionId)).toBe(false);
       expect(onDisk(token)).toBe(false);
+    }
+  });
+
+  it('drops the tokens of codes that ran out, then each hand-off once nobody follows it', async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'selfie-mosaic-sweep-'));
+    const config = loadConfig({ DATA_DIR: dataDir, ...(await modeEnv(mode)) });
+    backend = await createBackend({ dataDir, storage: config.storage, scale: config.scale });
+    const { handoffs } = backend;
+    const now = Date.now();
+    const consent = await backend.consents.add({
+      sessionId: null,
+      countryIso: 'de',
+      language: 'de',
+      questionAnswer: 'yes',
+      consentGiven: true,
+    });
+    const create = async () => {
+      const handoff = {
+        id: crypto.randomUUID(),
+        token: createHandoffToken(),
+        sessionId: newSessionId(),
+        consentId: consent.id,
+        artworkJobId: null,
+        createdAt: now,
+        claimExpiresAt: now + HANDOFF.claimMs,
+        followExpiresAt: now + HANDOFF.followMs,
+      };
+      await handoffs.create(handoff);
+      return handoff;
+    };
+    const unused = await create();
+    const claimed = await create();
+    // Claimed a minute in: followed for a minute longer than the unused one lasts.
+    await handoffs.claim(claimed.token, now + 60_000, HANDOFF.followMs);
+
+    await sweepExpired(backend, now + HANDOFF.claimMs);
+    // The code ran out: it can never be used, and the desktop still reads that it expired.
+    expect(await handoffs.claim(unused.token, now, HANDOFF.followMs)).toBeUndefined();
+    expect(await handoffs.get(unused.id)).toMatchObject({ state: 'waiting' });
+    expect(await handoffs.get(claimed.id)).toMatchObject({ state: 'connected' });
+
+    await sweepExpired(backend, now + HANDOFF.followMs);
+    expect(await handoffs.get(unused.id)).toBeUndefined();
+    expect(await handoffs.get(claimed.id)).toMatchObject({ state: 'connected' });
+    await sweepExpired(backend, now + 2 * HANDOFF.followMs);
+    expect(await handoffs.get(claimed.id)).toBeUndefined();
+
+    if (mode === 'embedded') {
+      const files = ['selfie-mosaic.sqlite', 'selfie-mosaic.sqlite-wal']
+        .map((name) => path.join(dataDir, name))
+        .filter((file) => existsSync(file))
+        .map((file) => readFileSync(file));
+      const onDisk = (text: string) => files.some((bytes) => bytes.includes(Buffer.from(text)));
+      for (const handoff of [unused, claimed]) {
+        expect(onDisk(handoff.sessionId)).toBe(false);
+        expect(onDisk(hashHandoffToken(handoff.token))).toBe(false);
+      }
     }
   });
 });

@@ -5,13 +5,17 @@ import { ORPHAN_GRACE_MS, reconcileStorage } from './reconcile.js';
 
 const BATCH = 500;
 
-/** Deletes finished jobs and their artworks once their retention has run out. Consents are never swept. */
+/**
+ * Deletes finished jobs and their artworks once their retention has run out, and hand-offs once nobody
+ * follows them (a code's token as soon as it ran out). Consents are never swept. Returns how many jobs went.
+ */
 export async function sweepExpired(backend: Backend, now = Date.now()): Promise<number> {
+  const handoffs = await backend.handoffs.sweep(now);
   let removed = 0;
   for (;;) {
     const expired = await backend.jobs.expired(now, BATCH);
     if (expired.length === 0) {
-      if (removed > 0) await backend.scrub();
+      if (removed + handoffs > 0) await backend.scrub();
       return removed;
     }
     for (const job of expired) {

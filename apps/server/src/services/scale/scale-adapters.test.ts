@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { describeHandoffContract } from '../../test/handoff-contract.js';
 import { describeLedgerContract } from '../../test/ledger-contract.js';
 import { describeOperatorsContract } from '../../test/operators-contract.js';
 import { describeQueueContract } from '../../test/queue-contract.js';
 import { createDatabase } from '../../test/services.js';
 import { describeStoreContract } from '../../test/store-contract.js';
 import { openPostgres } from '../sql/connect.js';
+import { SqlHandoffStore } from '../sql/handoff-store.js';
 import { SqlAnalyticsEventStore, SqlOperatorQueries } from '../sql/operator-store.js';
 import { SqlJobLedger } from '../sql/sql-ledger.js';
 import { SqlConsentStore, SqlJobStore, SqlPageviewStore } from '../sql/sql-store.js';
@@ -41,6 +43,18 @@ describeOperatorsContract('PostgreSQL', async (now) => {
     jobs: new SqlJobStore(db),
     ledger: new SqlJobLedger(db, now),
     operators: new SqlOperatorQueries(db),
+    close: () => db.destroy(),
+  };
+});
+
+describeHandoffContract('PostgreSQL', async () => {
+  // Several connections, so claims made at once really run at once.
+  const db = await openPostgres(await createDatabase(inject('postgresUrl')), { poolSize: 8 });
+  return {
+    handoffs: new SqlHandoffStore(db),
+    consents: new SqlConsentStore(db),
+    ledger: new SqlJobLedger(db),
+    row: (id) => db.selectFrom('handoffs').selectAll().where('id', '=', id).executeTakeFirst(),
     close: () => db.destroy(),
   };
 });

@@ -84,3 +84,29 @@ describe.each(MODES)('migration 003, %s mode', (mode) => {
     }
   });
 });
+
+describe.each(MODES)('migration 005, %s mode', (mode) => {
+  it('keeps the consents recorded before it, none of them handed off', async () => {
+    const { db, cleanUp } = await open(mode);
+    try {
+      const migrator = new Migrator({ db: db as Kysely<unknown>, provider: migrationProvider });
+      expect((await migrator.migrateTo('004_job_delivery')).error).toBeUndefined();
+      const before = {
+        id: 'before-handoffs',
+        session_id: 'session-1700000000000-abcd1234',
+        country_iso: 'de',
+        language: 'de',
+        question_answer: 'yes' as const,
+        consent_given: 1,
+        created_at: '2026-01-05T12:00:00.000Z',
+      };
+      await db.insertInto('consents').values(before).execute();
+      await migrateToLatest(db as Kysely<unknown>);
+      expect(await db.selectFrom('consents').selectAll().execute()).toEqual([{ ...before, handed_off_at: null }]);
+      expect(await db.selectFrom('handoffs').selectAll().execute()).toEqual([]);
+    } finally {
+      await db.destroy();
+      cleanUp();
+    }
+  });
+});

@@ -150,6 +150,27 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('jobs').addColumn('delivery', 'text').execute();
     },
   },
+  // Desktop → phone hand-offs, and on the consent the first time a phone took the visit over under it.
+  '005_handoffs': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('handoffs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        // Unique: a claim finds its hand-off by the hash alone. Used and expired tokens are NULL (not unique).
+        .addColumn('token_hash', 'text', (c) => c.unique())
+        .addColumn('session_id', 'text', (c) => c.notNull())
+        .addColumn('consent_id', 'text', (c) => c.notNull())
+        .addColumn('artwork_job_id', 'text')
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('job_id', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('claim_expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('follow_expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('handoffs_follow_expires_at').on('handoffs').column('follow_expires_at').execute();
+      await db.schema.alterTable('consents').addColumn('handed_off_at', 'text').execute();
+    },
+  },
 };
 
 /** The migrations in order, for Kysely's Migrator (and tests that stop at an earlier one). */

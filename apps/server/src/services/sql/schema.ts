@@ -1,4 +1,4 @@
-import type { AnalyticsEvent, FunnelStep, JobStatus, RefusalCode } from '@selfie-mosaic/contract';
+import type { AnalyticsEvent, FunnelStep, HandoffState, JobStatus, RefusalCode } from '@selfie-mosaic/contract';
 import type { Generated, Kysely } from 'kysely';
 
 /**
@@ -32,6 +32,8 @@ export interface ConsentsTable {
   question_answer: 'yes' | 'no';
   consent_given: number;
   created_at: string;
+  /** ISO time a phone first took the visit over under this consent (desktop → phone); null: never. */
+  handed_off_at: string | null;
 }
 
 interface PageviewsTable {
@@ -84,6 +86,26 @@ interface FunnelDailyTable {
   n: number;
 }
 
+/**
+ * A desktop → phone hand-off: the session and consent the phone continues under, and where it is. The
+ * code's token is kept only as its SHA-256 hash, and only until it is used or runs out. Epoch milliseconds.
+ */
+export interface HandoffsTable {
+  id: string;
+  token_hash: string | null;
+  session_id: string;
+  consent_id: string;
+  /** The session's completed job whose artwork the phone opens; null: the phone takes the photo. */
+  artwork_job_id: string | null;
+  /** Stored states never include `expired`: that is read from the times. */
+  state: Exclude<HandoffState, 'expired'>;
+  /** The phone's job once its photo was accepted. */
+  job_id: string | null;
+  created_at: number | string;
+  claim_expires_at: number | string;
+  follow_expires_at: number | string;
+}
+
 export interface Tables {
   job_history: JobHistoryTable;
   analytics_events: AnalyticsEventsTable;
@@ -92,6 +114,7 @@ export interface Tables {
   storage_probe: StorageProbeTable;
   consents: ConsentsTable;
   pageviews: PageviewsTable;
+  handoffs: HandoffsTable;
 }
 
 export type Db = Kysely<Tables>;

@@ -43,6 +43,7 @@ export function toConsent(row: Selectable<ConsentsTable>): ConsentRecord {
     questionAnswer: row.question_answer,
     consentGiven: Number(row.consent_given) === 1,
     createdAt: row.created_at,
+    handedOffAt: row.handed_off_at,
   };
 }
 
@@ -136,7 +137,12 @@ export class SqlConsentStore implements ConsentStore {
   constructor(private readonly db: Db) {}
 
   async add(consent: ConsentInput): Promise<ConsentRecord> {
-    const record: ConsentRecord = { ...consent, id: randomUUID(), createdAt: new Date().toISOString() };
+    const record: ConsentRecord = {
+      ...consent,
+      id: randomUUID(),
+      createdAt: new Date().toISOString(),
+      handedOffAt: null,
+    };
     const step: FunnelStep | undefined =
       record.questionAnswer === 'no' ? 'answered_no' : record.consentGiven ? 'consented' : undefined;
     await this.db.transaction().execute(async (trx) => {

@@ -26,7 +26,27 @@ vi.mock('../../lib/job-api', () => ({
   artworkDownloadUrl: (url: string) => `${url}?download=1`,
 }));
 
+const handoffApi = vi.hoisted(() => ({
+  streams: [] as StreamLike[],
+  createHandoff: vi.fn(),
+  fetchHandoffStatus: vi.fn(),
+}));
+
+vi.mock('../../lib/handoff-api', () => ({
+  createHandoff: handoffApi.createHandoff,
+  fetchHandoffStatus: handoffApi.fetchHandoffStatus,
+  openHandoffStream: () => {
+    const stream: StreamLike = { onopen: null, onmessage: null, onerror: null, close: vi.fn() };
+    handoffApi.streams.push(stream);
+    return stream;
+  },
+  claimHandoff: vi.fn(),
+  reportHandoffProgress: vi.fn(),
+}));
+
 const JOB = '00000000-0000-4000-8000-000000000001';
+const HANDOFF_ID = '6f0c1a2b-3d4e-4f50-8a6b-7c8d9e0f1a2b';
+const TOKEN = 'K7M29XD4K7M29XD4K7M29XD4K7M2';
 
 async function openResult() {
   await renderApp('/gb/en/result');
@@ -49,6 +69,12 @@ async function refusal() {
 
 beforeEach(() => {
   api.streams.length = 0;
+  handoffApi.streams.length = 0;
+  handoffApi.createHandoff.mockReset().mockResolvedValue({
+    handoff_id: HANDOFF_ID,
+    token: TOKEN,
+    expires_at: new Date(Date.now() + 600_000).toISOString(),
+  });
   api.fetchResult.mockResolvedValue({
     job_id: JOB,
     status: 'completed',
@@ -226,5 +252,51 @@ describe('result screen', () => {
     await openResult();
     await waitFor(() => expect(currentPath()).toBe('/gb/en/start'));
     expect(sessionStore.getState()).toMatchObject({ currentJobId: null, consentGiven: false });
+  });
+});
+
+describe('result screen on a computer: the artwork on the phone', () => {
+  /** The job completed while the page was away: the stored job is checked and its artwork shown. */
+  async function openCompleted() {
+    api.fetchQueueStatus.mockResolvedValue({ status: 'completed', queue_position: 0, error_message: null });
+    await openResult();
+    await screen.findByRole('heading', { name: 'Download your artwork' });
+  }
+
+  it('offers a code that opens the artwork on the phone, and says when the phone has it', async () => {
+    await openCompleted();
+    expect(await screen.findByRole('heading', { name: 'Get it on your phone' })).toBeTruthy();
+    expect(screen.getByText('Scan the code to open your artwork on your phone, ready to save and share.')).toBeTruthy();
+    expect(await screen.findByRole('img', { name: 'Code that opens this visit on your phone' })).toBeTruthy();
+    expect(handoffApi.createHandoff).toHaveBeenCalledWith(sessionStore.getState().userSessionId, JOB);
+    expect(screen.getByTestId('handoff-link').textContent).toBe(
+      `${window.location.host}/gb/en/continue#K7M2-9XD4-K7M2-9XD4-K7M2-9XD4-K7M2`,
+    );
+
+    const stream = handoffApi.streams.at(-1);
+    act(() =>
+      stream?.onmessage?.(
+        new MessageEvent('message', {
+          data: JSON.stringify({ state: 'connected', job_id: JOB, expires_at: '2030-01-01T00:00:00Z' }),
+        }),
+      ),
+    );
+    expect(screen.getByText('Your artwork is open on your phone.')).toBeTruthy();
+    // The code was used: it is not left on the screen for another phone.
+    expect(screen.queryByRole('img', { name: 'Code that opens this visit on your phone' })).toBeNull();
+    expect(stream?.close).toHaveBeenCalled();
+  });
+
+  it('offers nothing when the artwork was made on the phone, or on the phone itself', async () => {
+    sessionStore.update({ handoffId: HANDOFF_ID, handoffRole: 'desktop' });
+    await openCompleted();
+    cleanup();
+    sessionStore.update({ handoffId: null, handoffRole: 'phone' });
+    await openCompleted();
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(screen.queryByRole('heading', { name: 'Get it on your phone' })).toBeNull();
+    expect(handoffApi.createHandoff).not.toHaveBeenCalled();
   });
 });

@@ -5,9 +5,10 @@ import {
   SHARE_FORMATS,
   type ShareFormat,
 } from '@selfie-mosaic/contract';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { FORMAT_PARAM, formatUrl } from '../../lib/artwork-format';
+import { useOfferPhone } from '../../lib/handoff/offer-phone';
 import { isInAppBrowser } from '../../lib/in-app-browser';
 import { jobSession } from '../../lib/job';
 import { artworkDownloadUrl } from '../../lib/job-api';
@@ -26,6 +27,9 @@ import { useClipOffer, useStoryClip } from './clip/use-story-clip';
 import { QueueProgress } from './QueueProgress';
 import { RevealedArtwork } from './Reveal';
 import { canShareFiles, fetchArtworkFiles, shareArtwork } from './share';
+
+/** "Get it on your phone" loads with its QR library only where it is offered. */
+const ArtworkHandoff = lazy(() => import('../../lib/handoff/ArtworkHandoff'));
 
 /** Screen 6: the queue while the artwork is made, then the artwork with download, share and restart. */
 export default function ResultScreen() {
@@ -108,6 +112,22 @@ export default function ResultScreen() {
         />
       )}
     </section>
+  );
+}
+
+/**
+ * On a computer, the artwork made here can go to the phone too: not when it was made on the phone (the
+ * computer followed the phone's photo), and never on the phone itself.
+ */
+function PhoneOffer() {
+  const offerPhone = useOfferPhone();
+  const { currentJobId, handoffId, handoffRole } = useSession();
+  const fromPhone = handoffRole === 'desktop' && handoffId !== null;
+  if (!offerPhone || fromPhone || !currentJobId) return null;
+  return (
+    <Suspense fallback={null}>
+      <ArtworkHandoff jobId={currentJobId} />
+    </Suspense>
   );
 }
 
@@ -221,6 +241,7 @@ function Artwork({ images, planUrl, onRestart }: ArtworkProps) {
           {t('result.restart')}
         </Button>
       </div>
+      <PhoneOffer />
     </section>
   );
 }

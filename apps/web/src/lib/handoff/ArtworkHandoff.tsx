@@ -1,0 +1,48 @@
+import { HANDOFF } from '@selfie-mosaic/contract';
+import { useId } from 'react';
+import { useLocale } from '../locale-context';
+import { useSession } from '../session';
+import { HandoffCode, HandoffProblem } from './HandoffCode';
+import { useHandoff } from './use-handoff';
+import './handoff.css';
+
+/** Once the phone has opened the artwork there is nothing more to follow. */
+const STOP_AT = ['connected'] as const;
+
+/**
+ * "Get it on your phone", under an artwork made on this computer: a code that opens the same artwork on
+ * the phone, ready to save and share there, and word once the phone has it.
+ */
+export default function ArtworkHandoff({ jobId }: { jobId: string }) {
+  const { t } = useLocale();
+  const { userSessionId } = useSession();
+  const headingId = useId();
+  const { view, renew } = useHandoff({ userSessionId, jobId, stopAt: STOP_AT });
+  const state = view.phase === 'offered' ? view.offer.state : null;
+  const opened = state === 'connected' || state === 'uploading' || state === 'submitted';
+
+  return (
+    <section className="handoff card" aria-labelledby={headingId} data-testid="artwork-handoff">
+      <div className="handoff__status" aria-live="polite" aria-atomic="true">
+        <h2 id={headingId} className="handoff__title">
+          {t('handoff.artworkHeading')}
+        </h2>
+        <p className="handoff__body">
+          {t(opened ? 'handoff.artworkOpened' : state === 'expired' ? 'handoff.expired' : 'handoff.artworkBody')}
+        </p>
+      </div>
+      {view.phase === 'creating' && <HandoffCode pending />}
+      {state === 'waiting' && view.phase === 'offered' && view.offer.token && (
+        <HandoffCode token={view.offer.token} validity={t('handoff.validity', { count: HANDOFF.claimMs / 60_000 })} />
+      )}
+      {(view.phase === 'failed' || state === 'expired') && (
+        <HandoffProblem
+          code={view.phase === 'failed' ? view.code : null}
+          action={t(view.phase === 'failed' ? 'photo.tryAgain' : 'handoff.newCode')}
+          testId={view.phase === 'failed' ? 'handoff-retry' : 'handoff-new-code'}
+          onAction={renew}
+        />
+      )}
+    </section>
+  );
+}
