@@ -126,7 +126,7 @@ describe('desktop to phone: the visit goes on on the phone, and both screens fol
     // The visitor has it on the phone already: the desktop does not offer the code for it.
     expect(await page.getByTestId('handoff-qr').count()).toBe(0);
     await expectAccessible(page, 'desktop result after the phone');
-    await snapPage(page, 'handoff-desktop-result-en');
+    await snapPage(page, 'handoff-desktop-result-en', { fullPage: true });
 
     // The same code again, on another phone: refused, with the way back to the age gate.
     const again = await openPhoneAt(url);

@@ -1,8 +1,31 @@
+import type { HandoffStatus } from '@selfie-mosaic/contract';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../lib/session';
+import type { StreamLike } from '../../lib/stream-follower';
 import { serveLocaleFiles } from '../../test/locale-files';
-import { renderApp } from '../../test/render-app';
+import { currentPath, renderApp } from '../../test/render-app';
+
+/** The hand-off's server, played here: a desktop's code is made at once, and its stream says what the phone does. */
+const handoff = vi.hoisted(() => ({ streams: [] as StreamLike[] }));
+vi.mock('../../lib/handoff-api', () => ({
+  createHandoff: async () => ({
+    handoff_id: '11111111-1111-4111-8111-111111111111',
+    token: 'K7M29XD4K7M29XD4K7M29XD4K7M2',
+    expires_at: new Date(Date.now() + 600_000).toISOString(),
+  }),
+  fetchHandoffStatus: () => new Promise(() => undefined),
+  openHandoffStream: () => {
+    const stream: StreamLike = { onopen: null, onmessage: null, onerror: null, close: () => undefined };
+    handoff.streams.push(stream);
+    return stream;
+  },
+}));
+
+function phoneSays(state: HandoffStatus['state'], jobId: string | null = null) {
+  const data = JSON.stringify({ state, job_id: jobId, expires_at: new Date(Date.now() + 600_000).toISOString() });
+  act(() => handoff.streams.at(-1)?.onmessage?.(new MessageEvent('message', { data })));
+}
 
 function fakeStream() {
   const track = { stop: vi.fn() };
@@ -135,6 +158,39 @@ describe('photo screen', () => {
     expect(picker.accept).toBe('image/*');
     expect(picker.getAttribute('capture')).toBe('user');
     expect(screen.queryByRole('button', { name: 'Turn on camera' })).toBeNull();
+  });
+
+  it('on a computer, the phone that opens the code takes over: this camera stays off, and its job is followed', async () => {
+    const getUserMedia = withCamera(async () => fakeStream().stream);
+    await openPhotoScreen();
+    // The phone is offered beside this computer's own first step.
+    await screen.findByRole('heading', { name: 'Use your phone' });
+    expect(screen.getByRole('button', { name: 'Turn on camera' })).toBeTruthy();
+    await act(async () => phoneSays('connected'));
+    expect(screen.getByRole('heading', { name: 'Your phone is connected' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Turn on camera' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Use this computer instead' })).toBeTruthy();
+    await act(async () => phoneSays('uploading'));
+    expect(screen.getByRole('heading', { name: 'Your photo is on its way' })).toBeTruthy();
+    await act(async () => phoneSays('submitted', '00000000-0000-4000-8000-000000000042'));
+    expect(currentPath()).toBe('/gb/en/result');
+    expect(sessionStore.getState().currentJobId).toBe('00000000-0000-4000-8000-000000000042');
+    expect(getUserMedia).not.toHaveBeenCalled();
+  });
+
+  it('goes back to this computer’s camera when the visitor asks, after a phone connected', async () => {
+    withCamera(async () => fakeStream().stream);
+    await openPhotoScreen();
+    await screen.findByRole('heading', { name: 'Use your phone' });
+    await act(async () => phoneSays('connected'));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Use this computer instead' }));
+    });
+    // Back to this computer: its camera can be turned on again.
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
+    });
+    expect(await screen.findByRole('button', { name: 'Take photo' })).toBeTruthy();
   });
 
   it('sends a visitor who has not consented back to the terms acceptance', async () => {

@@ -1,4 +1,3 @@
-import { HANDOFF } from '@selfie-mosaic/contract';
 import { useId } from 'react';
 import { useLocale } from '../locale-context';
 import { useSession } from '../session';
@@ -33,7 +32,7 @@ export default function ArtworkHandoff({ jobId }: { jobId: string }) {
       </div>
       {view.phase === 'creating' && <HandoffCode pending />}
       {state === 'waiting' && view.phase === 'offered' && view.offer.token && (
-        <HandoffCode token={view.offer.token} validity={t('handoff.validity', { count: HANDOFF.claimMs / 60_000 })} />
+        <HandoffCode token={view.offer.token} validity={t('handoff.validity', { count: view.offer.minutes })} />
       )}
       {(view.phase === 'failed' || state === 'expired') && (
         <HandoffProblem

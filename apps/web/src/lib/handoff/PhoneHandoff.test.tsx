@@ -143,6 +143,12 @@ describe('use your phone: the panel beside the photo step on a computer', () => 
     expect(screen.getByRole('button', { name: 'Show a new code' })).toBeTruthy();
   });
 
+  it('tells how long the code lasts as the server set it', async () => {
+    api.createHandoff.mockReset().mockResolvedValueOnce(created(FIRST, new Date(Date.now() + 300_000).toISOString()));
+    await showPanel();
+    expect(await screen.findByText('The code works once, for 5 minutes.')).toBeTruthy();
+  });
+
   it('explains a code that could not be made, in the visitor’s words, and tries again', async () => {
     api.createHandoff.mockReset().mockRejectedValueOnce(new ApiRequestError('network', 0, 'offline'));
     api.createHandoff.mockResolvedValueOnce(created(FIRST));

@@ -1,4 +1,3 @@
-import { HANDOFF } from '@selfie-mosaic/contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useLocale } from '../locale-context';
 import { sessionStore, useSession } from '../session';
@@ -85,7 +84,7 @@ export default function PhoneHandoff({ onConnected, onSubmitted }: PhoneHandoffP
       </div>
       {view.phase === 'creating' && <HandoffCode pending />}
       {view.phase === 'offered' && state === 'waiting' && view.offer.token && (
-        <HandoffCode token={view.offer.token} validity={t('handoff.validity', { count: HANDOFF.claimMs / 60_000 })} />
+        <HandoffCode token={view.offer.token} validity={t('handoff.validity', { count: view.offer.minutes })} />
       )}
       {(view.phase === 'failed' || state === 'expired') && (
         <HandoffProblem

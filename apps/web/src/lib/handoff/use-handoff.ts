@@ -9,6 +9,8 @@ export interface HandoffOffer {
   handoffId: string;
   token: string | null;
   expiresAt: string;
+  /** How long the code lasts, in whole minutes (at least 1), as the server set it: what the panel tells the visitor. */
+  minutes: number;
   state: HandoffState;
   jobId: string | null;
 }
@@ -80,7 +82,13 @@ export function useHandoff(options: UseHandoffOptions): { view: HandoffView; ren
         const status = await fetchHandoffStatus(resumeId).catch(() => null);
         if (!current) return;
         if (status && PHONE_ON_IT.includes(status.state)) {
-          const offer = { handoffId: resumeId, token: null, expiresAt: status.expires_at, ...stateOf(status) };
+          const offer = {
+            handoffId: resumeId,
+            token: null,
+            expiresAt: status.expires_at,
+            minutes: minutesLeft(status.expires_at),
+            ...stateOf(status),
+          };
           show(offer);
           follow(offer);
           return;
@@ -93,6 +101,7 @@ export function useHandoff(options: UseHandoffOptions): { view: HandoffView; ren
           handoffId: created.handoff_id,
           token: created.token,
           expiresAt: created.expires_at,
+          minutes: minutesLeft(created.expires_at),
           state: 'waiting',
           jobId: null,
         };
@@ -132,11 +141,15 @@ export function useHandoff(options: UseHandoffOptions): { view: HandoffView; ren
 
 /**
  * Until the code runs out, by this computer's clock. A clock so far off that the time left makes no sense
- * (already past, or longer than any code lasts) falls back to a code's full life, and the server's word.
+ * (already past, or longer than any code lasts) falls back to a code's usual life, and the server's word.
  */
 function timeLeft(expiresAt: string): number {
   const left = Date.parse(expiresAt) - Date.now();
-  return left > 0 && left <= HANDOFF.claimMs ? left : HANDOFF.claimMs;
+  return left > 0 && left <= HANDOFF.followMs ? left : HANDOFF.claimMs;
+}
+
+function minutesLeft(expiresAt: string): number {
+  return Math.max(1, Math.round(timeLeft(expiresAt) / 60_000));
 }
 
 function stateOf(status: HandoffStatus): Pick<HandoffOffer, 'state' | 'jobId'> {
