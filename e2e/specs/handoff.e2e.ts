@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { HANDOFF, normalizeHandoffToken, screenPath } from '@selfie-mosaic/contract';
 import jsqr from 'jsqr';
-import type { Locator, Route } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDesktop, openPhone, type Phone } from '../support/browser.js';
@@ -42,10 +42,18 @@ async function scanCode(code: Locator): Promise<string> {
   return found.data;
 }
 
-async function openPhoneAt(url: string, locale = 'en-GB'): Promise<Phone> {
+async function openPhoneAt(
+  url: string,
+  locale = 'en-GB',
+  beforeConfirm?: (page: Page) => Promise<void>,
+): Promise<Phone> {
   const phone = await openPhone({ baseURL: new URL(url).origin, video: inject('faceVideo'), locale });
   await phone.context.addInitScript(COUNT_CAMERA_REQUESTS);
   await phone.page.goto(url);
+  // Nothing is taken over until the visitor says so on the phone.
+  await phone.page.getByTestId('continue-confirm').waitFor();
+  await beforeConfirm?.(phone.page);
+  await phone.page.getByTestId('continue-confirm').click();
   return phone;
 }
 
@@ -92,7 +100,10 @@ describe('desktop to phone: the visit goes on on the phone, and both screens fol
     await expectAccessible(page, 'desktop photo with the phone offered');
     await snapPage(page, 'handoff-desktop-en');
 
-    const phone = await openPhoneAt(url);
+    const phone = await openPhoneAt(url, 'en-GB', async (page) => {
+      await expectAccessible(page, 'continue (asking)');
+      await snapPage(page, 'handoff-phone-confirm-en');
+    });
     phones.push(phone);
     // No age gate, no terms: straight to the photo step of the same market and language.
     await phone.page.waitForURL('**/gb/en/photo');
@@ -153,7 +164,10 @@ describe('desktop to phone: the visit goes on on the phone, and both screens fol
       expect(url).toMatch(/\/ae\/ae-ar\/continue#/);
       await expectAccessible(page, 'desktop photo with the phone offered (ae-ar)');
       await snapPage(page, 'handoff-desktop-ae-ar');
-      const phone = await openPhoneAt(url, 'ar-AE');
+      const phone = await openPhoneAt(url, 'ar-AE', async (page) => {
+        await expectAccessible(page, 'continue (asking, ae-ar)');
+        await snapPage(page, 'handoff-phone-confirm-ae-ar');
+      });
       phones.push(phone);
       await phone.page.waitForURL('**/ae/ae-ar/photo');
       expect(await phone.page.evaluate(() => document.documentElement.dir)).toBe('rtl');

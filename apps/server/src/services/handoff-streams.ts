@@ -69,7 +69,8 @@ export class HandoffStreams {
       stream.out.raw.end();
       return;
     }
-    // Nobody publishes a window running out: the stream tells its desktop when it does.
-    stream.expiry = setTimeout(() => this.send(stream, event), Math.max(0, event.expiresAt - this.now()));
+    // Nobody publishes a window running out: the stream tells its desktop when it does, from a fresh read,
+    // so a claim that made it just in time (its event still on the way) is not reported as expired.
+    stream.expiry = setTimeout(() => void this.refresh(stream), Math.max(0, event.expiresAt - this.now()) + 1);
   }
 }

@@ -178,6 +178,23 @@ describe('photo screen', () => {
     expect(getUserMedia).not.toHaveBeenCalled();
   });
 
+  it('still hands over to a phone that opens the code while this computer’s camera runs: the camera goes off', async () => {
+    const { track, stream } = fakeStream();
+    withCamera(async () => stream);
+    await openPhotoScreen();
+    await screen.findByRole('heading', { name: 'Use your phone' });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Turn on camera' }));
+    });
+    await screen.findByRole('button', { name: 'Take photo' });
+    // Out of sight while the camera runs, but still followed.
+    expect(screen.queryByRole('heading', { name: 'Use your phone' })).toBeNull();
+    await act(async () => phoneSays('connected'));
+    expect(track.stop).toHaveBeenCalled();
+    expect(screen.getByRole('heading', { name: 'Your phone is connected' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Take photo' })).toBeNull();
+  });
+
   it('goes back to this computer’s camera when the visitor asks, after a phone connected', async () => {
     withCamera(async () => fakeStream().stream);
     await openPhotoScreen();

@@ -155,12 +155,17 @@ export default function PhotoScreen() {
   if (session.currentJobId && stage !== 'uploading') return <Redirect to={path('result')} replace />;
 
   const offerBrowser = (view.pickerOnly && isInAppBrowser()) || (stage === 'cameraError' && state.cameraStuck);
-  const phonePanel = offerPhone && view.phoneOffered;
+  // The offer stays mounted while this computer's camera is in use: a phone that opens the code then still
+  // takes over, instead of a code nobody follows.
+  const phoneFollowed = offerPhone && stage !== 'consentLost';
+  const phonePanel = phoneFollowed && view.phoneOffered;
 
-  const panel = phonePanel && (
-    <Suspense fallback={null}>
-      <PhoneHandoff onConnected={phoneConnected} onSubmitted={phoneSubmitted} />
-    </Suspense>
+  const panel = phoneFollowed && (
+    <div className="photo__phone" hidden={!phonePanel}>
+      <Suspense fallback={null}>
+        <PhoneHandoff onConnected={phoneConnected} onSubmitted={phoneSubmitted} />
+      </Suspense>
+    </div>
   );
 
   return (

@@ -39,6 +39,12 @@ function claimed(patch: Partial<HandoffClaimResponse> = {}): HandoffClaimRespons
 
 const getUserMedia = vi.fn();
 
+/** Opens the code's address and says yes to going on here. */
+async function openAndConfirm(address: string) {
+  await renderApp(address);
+  fireEvent.click(await screen.findByRole('button', { name: 'Continue here' }));
+}
+
 beforeEach(() => {
   TOKEN = nextToken();
   api.claimHandoff.mockReset();
@@ -59,8 +65,10 @@ describe('continue: the phone opens a computer’s code', () => {
     let answer: (value: HandoffClaimResponse) => void = () => undefined;
     api.claimHandoff.mockReturnValue(new Promise((resolve) => (answer = resolve)));
     await renderApp(`/gb/en/continue#${TOKEN}`);
-    expect(await screen.findByRole('heading', { name: 'Opening your visit…' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Continue on this phone?' })).toBeTruthy();
     expect(window.location.hash).toBe('');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue here' }));
+    expect(await screen.findByRole('heading', { name: 'Opening your visit…' })).toBeTruthy();
     expect(currentPath()).toBe('/gb/en/continue');
     expect(api.claimHandoff).toHaveBeenCalledExactlyOnceWith(TOKEN.replaceAll('-', ''));
 
@@ -93,7 +101,7 @@ describe('continue: the phone opens a computer’s code', () => {
       story_height: 1920,
       expires_at: '2030-01-01T00:00:00Z',
     });
-    await renderApp(`/gb/en/continue#${TOKEN}`);
+    await openAndConfirm(`/gb/en/continue#${TOKEN}`);
     await waitFor(() => expect(currentPath()).toBe('/gb/en/result'));
     expect(await screen.findByRole('heading', { name: 'Download your artwork' })).toBeTruthy();
     expect(sessionStore.getState().currentJobId).toBe(JOB);
@@ -102,7 +110,7 @@ describe('continue: the phone opens a computer’s code', () => {
 
   it('says plainly that a used code no longer works, offers the start, and never asks for the camera', async () => {
     api.claimHandoff.mockRejectedValue(new ApiRequestError('handoffInvalid', 410, 'gone'));
-    await renderApp(`/gb/en/continue#${TOKEN}`);
+    await openAndConfirm(`/gb/en/continue#${TOKEN}`);
     expect(await screen.findByRole('heading', { name: 'This code no longer works' })).toBeTruthy();
     expect(
       screen.getByText('A code works once, for 10 minutes. Start again here, or show a new code on your computer.'),
@@ -112,6 +120,18 @@ describe('continue: the phone opens a computer’s code', () => {
     await waitFor(() => expect(currentPath()).toBe('/gb/en/start'));
     expect(sessionStore.getState()).toMatchObject({ consentGiven: false, handoffId: null, handoffRole: null });
     expect(getUserMedia).not.toHaveBeenCalled();
+  });
+
+  it('takes nothing over until the visitor says so: a link someone else sent can be left at once', async () => {
+    sessionStore.update({ questionAnswer: 'yes', consentGiven: true, currentJobId: JOB });
+    const ownSession = sessionStore.getState().userSessionId;
+    await renderApp(`/gb/en/continue#${TOKEN}`);
+    await screen.findByRole('heading', { name: 'Continue on this phone?' });
+    expect(api.claimHandoff).not.toHaveBeenCalled();
+    expect(sessionStore.getState()).toMatchObject({ userSessionId: ownSession, currentJobId: JOB });
+    fireEvent.click(screen.getByRole('button', { name: 'Start here' }));
+    await waitFor(() => expect(currentPath()).toBe('/gb/en/start'));
+    expect(api.claimHandoff).not.toHaveBeenCalled();
   });
 
   it('refuses an address without a code, or with something that cannot be one, without asking the server', async () => {
@@ -126,7 +146,7 @@ describe('continue: the phone opens a computer’s code', () => {
   it('explains a claim that got no answer and sends it again', async () => {
     api.claimHandoff.mockRejectedValueOnce(new ApiRequestError('network', 0, 'offline'));
     api.claimHandoff.mockResolvedValueOnce(claimed());
-    await renderApp(`/gb/en/continue#${TOKEN}`);
+    await openAndConfirm(`/gb/en/continue#${TOKEN}`);
     expect((await screen.findByRole('alert')).textContent).toMatch(/connection/i);
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(currentPath()).toBe('/gb/en/photo'));

@@ -12,7 +12,11 @@ import { Button } from '../../lib/ui/Button';
 import { MosaicMark } from '../../lib/ui/MosaicMark';
 import '../../lib/handoff/handoff.css';
 
-type Claim = { status: 'claiming' } | { status: 'refused' } | { status: 'failed'; code: string };
+type Claim =
+  | { status: 'confirming' }
+  | { status: 'claiming' }
+  | { status: 'refused' }
+  | { status: 'failed'; code: string };
 
 /**
  * A code works once: each token is claimed once per page, however often React runs the effect that
@@ -36,15 +40,21 @@ function isRefusal(error: unknown): boolean {
   return error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
 }
 
-/** The token the code carried, read once: the address loses it as soon as the screen is shown. */
+/**
+ * The token the code carried. The address loses it as soon as the screen is shown, so it is kept here for
+ * the page's life: a screen drawn again (a change of language) still has it.
+ */
+let carried: string | null = null;
+
 function tokenFromAddress(): string | null {
   const fragment = window.location.hash.slice(1);
-  if (!fragment) return null;
+  if (!fragment) return carried;
   try {
-    return normalizeHandoffToken(decodeURIComponent(fragment));
+    carried = normalizeHandoffToken(decodeURIComponent(fragment));
   } catch {
-    return null;
+    carried = null;
   }
+  return carried;
 }
 
 /**
@@ -56,10 +66,20 @@ function tokenFromAddress(): string | null {
 export default function ContinueScreen() {
   const { t, path } = useLocale();
   const [, navigate] = useLocation();
-  // A new request object sends a claim that got no answer once more.
-  const [request, setRequest] = useState(() => ({ token: tokenFromAddress() }));
-  const [claim, setClaim] = useState<Claim>(request.token ? { status: 'claiming' } : { status: 'refused' });
-  usePageMeta(t(claim.status === 'refused' ? 'handoff.invalidHeading' : 'handoff.claimingHeading'));
+  const [token] = useState(tokenFromAddress);
+  // Nothing is claimed until the visitor says so: a link someone else sent never takes this phone over
+  // by being opened. A new request object sends a claim that got no answer once more.
+  const [request, setRequest] = useState<{ token: string | null }>({ token: null });
+  const [claim, setClaim] = useState<Claim>(token ? { status: 'confirming' } : { status: 'refused' });
+  usePageMeta(
+    t(
+      claim.status === 'refused'
+        ? 'handoff.invalidHeading'
+        : claim.status === 'confirming'
+          ? 'handoff.confirmHeading'
+          : 'handoff.claimingHeading',
+    ),
+  );
 
   // Off the address at once: a reload, the history or a screenshot shared later never carries the code.
   useEffect(() => {
@@ -90,6 +110,7 @@ export default function ContinueScreen() {
           handoffRole: 'phone',
           currentJobId: claimed.job_id,
         });
+        carried = null;
         // An artwork's code opens its result, which checks the job and shows it; any other the photo step.
         navigate(screenPath(country, language, claimed.job_id ? 'result' : 'photo'), { replace: true });
       },
@@ -105,9 +126,30 @@ export default function ContinueScreen() {
   }, [request, navigate]);
 
   const startHere = useCallback(() => {
+    carried = null;
     jobSession.reset();
     navigate(path('start'), { replace: true });
   }, [navigate, path]);
+
+  if (claim.status === 'confirming') {
+    return (
+      <section className="screen screen--centered continue" aria-labelledby="continue-heading">
+        <MosaicMark columns={6} rows={6} seed={7} className="screen__emblem" />
+        <h1 id="continue-heading" className="display">
+          {t('handoff.confirmHeading')}
+        </h1>
+        <p className="lead">{t('handoff.confirmBody')}</p>
+        <div className="actions">
+          <Button onClick={() => setRequest({ token })} testId="continue-confirm">
+            {t('handoff.confirmButton')}
+          </Button>
+          <Button variant="ghost" onClick={startHere} testId="continue-start">
+            {t('handoff.startHere')}
+          </Button>
+        </div>
+      </section>
+    );
+  }
 
   if (claim.status === 'refused') {
     return (
@@ -116,7 +158,9 @@ export default function ContinueScreen() {
         <h1 id="continue-heading" className="display">
           {t('handoff.invalidHeading')}
         </h1>
-        <p className="lead">{t('handoff.invalidBody', { count: HANDOFF.claimMs / 60_000 })}</p>
+        <p className="lead" role="alert">
+          {t('handoff.invalidBody', { count: HANDOFF.claimMs / 60_000 })}
+        </p>
         <div className="actions">
           <Button onClick={startHere} testId="continue-start">
             {t('handoff.startHere')}
@@ -127,11 +171,7 @@ export default function ContinueScreen() {
   }
 
   return (
-    <section
-      className="screen screen--centered continue"
-      aria-labelledby="continue-heading"
-      aria-busy={claim.status === 'claiming'}
-    >
+    <section className="screen screen--centered continue" aria-labelledby="continue-heading">
       <h1 id="continue-heading" className="display">
         {t('handoff.claimingHeading')}
       </h1>

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import { useLocale } from '../locale-context';
 import { useSession } from '../session';
 import { HandoffCode, HandoffProblem } from './HandoffCode';
@@ -16,6 +16,8 @@ export default function ArtworkHandoff({ jobId }: { jobId: string }) {
   const { t } = useLocale();
   const { userSessionId } = useSession();
   const headingId = useId();
+  // The button pressed goes away with the old code: the keyboard stays in the panel, on its heading.
+  const heading = useRef<HTMLHeadingElement>(null);
   const { view, renew } = useHandoff({ userSessionId, jobId, stopAt: STOP_AT });
   const state = view.phase === 'offered' ? view.offer.state : null;
   const opened = state === 'connected' || state === 'uploading' || state === 'submitted';
@@ -23,7 +25,7 @@ export default function ArtworkHandoff({ jobId }: { jobId: string }) {
   return (
     <section className="handoff card" aria-labelledby={headingId} data-testid="artwork-handoff">
       <div className="handoff__status" aria-live="polite" aria-atomic="true">
-        <h2 id={headingId} className="handoff__title">
+        <h2 id={headingId} ref={heading} tabIndex={-1} className="handoff__title">
           {t('handoff.artworkHeading')}
         </h2>
         <p className="handoff__body">
@@ -39,7 +41,10 @@ export default function ArtworkHandoff({ jobId }: { jobId: string }) {
           code={view.phase === 'failed' ? view.code : null}
           action={t(view.phase === 'failed' ? 'photo.tryAgain' : 'handoff.newCode')}
           testId={view.phase === 'failed' ? 'handoff-retry' : 'handoff-new-code'}
-          onAction={renew}
+          onAction={() => {
+            renew();
+            heading.current?.focus();
+          }}
         />
       )}
     </section>

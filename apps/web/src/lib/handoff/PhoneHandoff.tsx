@@ -31,6 +31,8 @@ export default function PhoneHandoff({ onConnected, onSubmitted }: PhoneHandoffP
   const { t } = useLocale();
   const session = useSession();
   const headingId = useId();
+  // The button pressed goes away with the old code: the keyboard stays in the panel, on its heading.
+  const heading = useRef<HTMLHeadingElement>(null);
   // A reload while the phone is at work follows the same hand-off again instead of offering a new code.
   const [resumeId] = useState(() => (session.handoffRole === 'desktop' ? session.handoffId : null));
   const ownId = useRef<string | null>(null);
@@ -77,7 +79,7 @@ export default function PhoneHandoff({ onConnected, onSubmitted }: PhoneHandoffP
   return (
     <section className="handoff card" aria-labelledby={headingId} data-testid="phone-handoff">
       <div className="handoff__status" aria-live="polite" aria-atomic="true">
-        <h2 id={headingId} className="handoff__title">
+        <h2 id={headingId} ref={heading} tabIndex={-1} className="handoff__title">
           {t(words.heading)}
         </h2>
         <p className="handoff__body">{t(words.body)}</p>
@@ -91,7 +93,10 @@ export default function PhoneHandoff({ onConnected, onSubmitted }: PhoneHandoffP
           code={view.phase === 'failed' ? view.code : null}
           action={t(view.phase === 'failed' ? 'photo.tryAgain' : 'handoff.newCode')}
           testId={view.phase === 'failed' ? 'handoff-retry' : 'handoff-new-code'}
-          onAction={renew}
+          onAction={() => {
+            renew();
+            heading.current?.focus();
+          }}
         />
       )}
     </section>
