@@ -10,7 +10,7 @@ import { machine, median, percentile, table, writeSection } from './report.js';
 
 /**
  * Desktop to phone (issue 26): how long after the phone starts sending its photo the desktop shows the
- * artwork. The desktop is the built app in headless Chromium at 1280 × 800 without a camera, at the photo
+ * artwork. The desktop is the built app in headless Chromium in a laptop's window (`openDesktop`'s size) without a camera, at the photo
  * step with its code shown; the phone is played through the API as a phone's browser calls it (claim the
  * code, say the photo is on its way, upload it with the hand-off id), so the time is the server's and the
  * desktop's, not a second browser's. Measured from the upload's first byte to the desktop's artwork

@@ -11,7 +11,7 @@ import { machine, median, percentile, table } from './report.js';
 
 /**
  * The result screen's reveal (issue 25) as a mid-range phone would play it: the built app in headless
- * Chromium at 390 × 844 CSS pixels and 3 device pixels each, the main thread slowed 4× (CDP
+ * Chromium at a phone's size and pixel density (`PHONE`), the main thread slowed by `THROTTLE` (CDP
  * `Emulation.setCPUThrottlingRate`), a visitor's whole way from the camera to the artwork, the
  * page's animation frames counted between the reveal's marks. Target: ≥ 50 frames per second.
  */
@@ -26,7 +26,7 @@ const webDist = resolve(import.meta.dirname, '../../apps/web/dist');
 
 interface RevealRun {
   fps: number;
-  /** Frame times (intervals between frames) the slowest 5 % reach, and the longest. */
+  /** The 95th percentile of frame times (intervals between frames), and the longest. */
   p95Ms: number;
   longestMs: number;
   frames: number;

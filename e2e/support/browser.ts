@@ -69,7 +69,7 @@ export function openPhone(options: {
   });
 }
 
-/** A desktop: a 1280×800 window, a mouse and no touch, with the chosen camera (none by default). */
+/** A desktop: a laptop's window, a mouse and no touch, with the chosen camera (none by default). */
 export function openDesktop(options: {
   camera?: Camera;
   video: string;

@@ -10,16 +10,16 @@
  *   "SMLP"  u8 version  u8 0
  *   u16 width, height                 the 4:5 canvas
  *   u16 story width, height, offset   the 9:16 canvas; its rows are the 4:5's shifted down by offset
- *   u16 ×4 post window, u16 ×4 story window   left, top, right, bottom (exclusive): where tesserae show
- *   u16 ×4 story plaque               the box of the story's wordmark plaque, laid over the mosaic last
- *   u8 ×3 grout                       the bed the tesserae are set in
- *   u8 palette size n, u8 ×3n palette
+ *   u16[4] post window, u16[4] story window   left, top, right, bottom (exclusive): where tesserae show
+ *   u16[4] story plaque               the box of the story's wordmark plaque, laid over the mosaic last
+ *   u8[3] grout                       the bed the tesserae are set in
+ *   u8 palette size n, u8[3n] palette
  *   u32 count
- *   u8 ×count  phase | formats << 2   phase: LAYING_PHASES index; formats: bit 0 the 4:5, bit 1 the story
- *   u8 ×count  palette index
- *   i16 ×count centre x, i16 ×count centre y   in the 4:5's pixels (story tesserae may lie above or below it)
- *   u8 ×count  vertex count
- *   i8 ×2v     the vertices as (dx, dy) from the centre, a convex polygon that covers the tessera
+ *   u8[count]  phase | formats << 2  phase: LAYING_PHASES index; formats: bit 0 the 4:5, bit 1 the story
+ *   u8[count]  palette index
+ *   i16[count] centre x, i16[count] centre y  in the 4:5's pixels (story tesserae may lie above or below it)
+ *   u8[count]  vertex count
+ *   i8[2v]     the vertices as (dx, dy) from the centre, a convex polygon that covers the tessera
  */
 
 /** The plan's layout version: a reader refuses any other. */

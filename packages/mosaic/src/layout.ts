@@ -28,10 +28,10 @@ export const POST_WINDOW = {
 } as const;
 
 /**
- * The 9:16 story version: the 4:5 canvas sits `offset` pixels down a 1080×1920 canvas inside one
+ * The 9:16 story version: the 4:5 canvas sits `offset` pixels down the story's canvas inside one
  * window with the 4:5's border all round, and the mosaic and its pattern run through the whole of
  * it. The wordmark is set on a plaque inside the mosaic, centred above the bottom `safeMargin`
- * rows, which stories cover with their own controls; with the face at 40 % of the 4:5, the face
+ * rows, which stories cover with their own controls; with the face centred high in the 4:5 (`faceCentreY`), the face
  * stays clear of the top ones.
  */
 export const STORY_LAYOUT = {

@@ -32,7 +32,7 @@ import type { Tiles } from './superpixels.js';
  */
 
 export interface StoryInput {
-  /** The 4:5's tiles, their look and the painted 4:5 (its window at least, 1080×1350 RGB). */
+  /** The 4:5's tiles, their look and the painted 4:5 (its window at least, RGB at the artwork's size). */
   tiles: Tiles;
   look: TileLook;
   painted: Uint8Array;
@@ -46,7 +46,7 @@ export interface StoryInput {
 }
 
 export interface PaintedStory {
-  /** The story's RGB, framed, 1080×1920. */
+  /** The story's RGB, framed, at the story's size. */
   rgb: Uint8Array;
   /**
    * Tile index of every pixel in the story's window, NO_TILE outside it and under the plaque. Indices

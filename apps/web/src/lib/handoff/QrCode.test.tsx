@@ -34,7 +34,7 @@ describe('QR code', () => {
       [0, symbol - 7],
     ] as const) {
       const at = (x: number, y: number) => dark.has(`${QUIET_ZONE + left + x},${QUIET_ZONE + top + y}`);
-      // A dark 7×7 ring, a light ring inside it, and a dark 3×3 centre.
+      // A finder pattern: a dark ring, a light ring inside it, and a dark square at its centre.
       for (let i = 0; i < 7; i++) expect([at(i, 0), at(0, i), at(i, 6), at(6, i)]).toEqual([true, true, true, true]);
       for (let i = 1; i < 6; i++)
         expect([at(i, 1), at(1, i), at(i, 5), at(5, i)]).toEqual([false, false, false, false]);

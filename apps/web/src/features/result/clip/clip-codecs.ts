@@ -17,7 +17,7 @@ export interface ClipCodec {
 
 /**
  * In order of preference. H.264 in MP4 first: every phone plays it and every app takes it. Its levels
- * from 4.0 hold 1080×1920 at 30 frames a second; High, then Main, then Constrained Baseline, as
+ * from 4.0 hold the story clip's size and frame rate (STORY_CLIP); High, then Main, then Constrained Baseline, as
  * encoders offer them. WebM (VP9, then VP8) where the browser encodes only that.
  */
 export const CLIP_CODECS: readonly ClipCodec[] = [

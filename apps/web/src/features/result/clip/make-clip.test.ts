@@ -6,6 +6,20 @@ import { CLIP_MEASURE, type ClipReply, type ClipRequest, makeClip } from './make
 
 vi.mock('./encode-clip', () => ({ encodeClip: vi.fn() }));
 
+/** The browser features a test sets for itself, put back as they were after it. */
+const replaced = new Map<string, PropertyDescriptor | undefined>();
+function setGlobal(name: string, value: unknown): void {
+  if (!replaced.has(name)) replaced.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
+  Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+}
+function restoreGlobals(): void {
+  for (const [name, descriptor] of replaced) {
+    if (descriptor) Object.defineProperty(globalThis, name, descriptor);
+    else Reflect.deleteProperty(globalThis, name);
+  }
+  replaced.clear();
+}
+
 const codec = CLIP_CODECS[0] as ClipCodec;
 const plan = syntheticPlan();
 const story = new Blob(['jpeg'], { type: 'image/jpeg' });
@@ -26,13 +40,13 @@ function workerAnswering(replies: (request: ClipRequest) => ClipReply[]) {
       });
     }
   }
-  vi.stubGlobal('Worker', FakeWorker);
+  setGlobal('Worker', FakeWorker);
   return made;
 }
 
 beforeEach(() => {
-  vi.stubGlobal('OffscreenCanvas', class {});
-  vi.stubGlobal(
+  setGlobal('OffscreenCanvas', class {});
+  setGlobal(
     'createImageBitmap',
     vi.fn(async () => ({ close: vi.fn() })),
   );
@@ -42,7 +56,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  vi.unstubAllGlobals();
+  restoreGlobals();
 });
 
 describe('making the clip', () => {
@@ -94,7 +108,7 @@ describe('making the clip', () => {
   });
 
   it('on the page where there is no worker with a canvas', async () => {
-    vi.stubGlobal('OffscreenCanvas', undefined);
+    setGlobal('OffscreenCanvas', undefined);
     workerAnswering(() => {
       throw new Error('no worker should start');
     });

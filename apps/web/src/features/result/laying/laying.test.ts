@@ -106,7 +106,7 @@ describe('Laying', () => {
     const frames = Array.from({ length: 60 }, (_, i) => 0.5 * DURATION + (i * 1000) / 60);
     for (const ms of frames) laying.drawLayers(laid.ctx, flying.ctx, ms);
     const laidFills = laid.ops.filter((op) => op.op === 'fill');
-    // About one batch every 120 ms, not one a frame.
+    // A batch now and then, not one a frame: a second of frames gives a handful.
     expect(laidFills.length).toBeGreaterThanOrEqual(7);
     expect(laidFills.length).toBeLessThanOrEqual(10);
     const waiting = flying.ops.filter((op) => op.op === 'fill' && op.style === flying.pattern);

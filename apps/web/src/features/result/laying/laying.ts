@@ -67,7 +67,7 @@ const emptyBounds = (): Bounds => ({ left: Infinity, top: Infinity, right: -Infi
  * Frames may be asked in increasing order of `ms` only.
  */
 export class Laying {
-  /** The picture's pixels: 1080×1350 for the post, 1080×1920 for the story. */
+  /** The picture's pixels: ARTWORK's size for the post, STORY_ARTWORK's for the story. */
   readonly width: number;
   readonly height: number;
   /** When the last tessera has landed; frames from then on are exactly the finished picture. */
