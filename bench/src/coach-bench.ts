@@ -4,8 +4,8 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { screenPath } from '@selfie-mosaic/contract';
-import { chromium, devices, type Page } from 'playwright-core';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../e2e/support/browser.js';
+import { devices, type Page } from 'playwright-core';
+import { launchChromium } from '../../e2e/support/browser.js';
 import { faceVideo } from '../../e2e/support/fixtures.js';
 import { reachCamera } from '../../e2e/support/flow.js';
 import { startServer } from '../../e2e/support/server-process.js';
@@ -95,16 +95,7 @@ const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
 async function main(): Promise<void> {
   const video = await faceVideo();
   const server = await startServer();
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      ...CHROMIUM_FLAGS,
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
-  });
+  const browser = await launchChromium('face', video);
   try {
     const context = await browser.newContext({
       ...devices['Pixel 7'],

@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { type HandoffClaimResponse, type HandoffCreateResponse, screenPath, XSRF } from '@selfie-mosaic/contract';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../e2e/support/browser.js';
+import { launchChromium } from '../../e2e/support/browser.js';
 import { facePhoto } from '../../e2e/support/fixtures.js';
 import { reachCamera } from '../../e2e/support/flow.js';
 import { startServer } from '../../e2e/support/server-process.js';
@@ -42,11 +41,7 @@ async function phoneClient(baseURL: string) {
 }
 
 async function once(baseURL: string, photo: Buffer): Promise<Run> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [...CHROMIUM_FLAGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream=device-count=0'],
-  });
+  const browser = await launchChromium('none', '');
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL });
     const page = await context.newPage();

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, devices, type Page } from 'playwright-core';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../e2e/support/browser.js';
+import { devices, type Page } from 'playwright-core';
+import { launchChromium } from '../../e2e/support/browser.js';
 import { faceVideo } from '../../e2e/support/fixtures.js';
 import { reachCamera } from '../../e2e/support/flow.js';
 import { machine, median, percentile, table } from './report.js';
@@ -45,16 +45,7 @@ const FRAME_CLOCK = `(() => {
 })()`;
 
 async function revealOnce(url: string, video: string): Promise<RevealRun> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      ...CHROMIUM_FLAGS,
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
-  });
+  const browser = await launchChromium('face', video);
   try {
     const context = await browser.newContext({
       ...devices['Pixel 7'],

@@ -4,8 +4,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { STORY_CLIP } from '@selfie-mosaic/contract';
-import { chromium, devices, type Page } from 'playwright-core';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../e2e/support/browser.js';
+import { devices, type Page } from 'playwright-core';
+import { launchChromium } from '../../e2e/support/browser.js';
 import { faceVideo } from '../../e2e/support/fixtures.js';
 import { reachCamera } from '../../e2e/support/flow.js';
 import { machine, median, table } from './report.js';
@@ -103,16 +103,7 @@ const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
 
 /** Measures the clip against the server at `url`; returns the BENCHMARKS.md section's body. */
 export async function measureStoryClip(url: string): Promise<string> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      ...CHROMIUM_FLAGS,
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${await faceVideo()}`,
-    ],
-  });
+  const browser = await launchChromium('face', await faceVideo());
   const dir = mkdtempSync(join(tmpdir(), 'selfie-mosaic-clip-bench-'));
   try {
     const context = await browser.newContext({

@@ -42,12 +42,17 @@ export interface Phone {
 }
 
 /** Debian's Chromium with the chosen camera, one context of the given kind and a page in it. */
-async function open(camera: Camera, video: string, context: BrowserContextOptions): Promise<Phone> {
-  const browser = await chromium.launch({
+/** Debian's Chromium, headless, with the chosen camera (the browser tests' and the benchmarks'). */
+export function launchChromium(camera: Camera, video: string): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [...CHROMIUM_FLAGS, ...cameraArgs(camera, video)],
   });
+}
+
+async function open(camera: Camera, video: string, context: BrowserContextOptions): Promise<Phone> {
+  const browser = await launchChromium(camera, video);
   const page = await (await browser.newContext({ acceptDownloads: true, ...context })).newPage();
   return { browser, context: page.context(), page, close: () => browser.close() };
 }

@@ -195,7 +195,7 @@ function Reveal({ planUrl, image, leaving, skipLabel, onEnd }: RevealProps) {
         <canvas ref={flyingRef} className="reveal__layer" />
       </div>
       {!leaving && (
-        <button type="button" className="reveal__skip" onClick={skip} data-testid="reveal-skip">
+        <button type="button" className="pill-button reveal__skip" onClick={skip} data-testid="reveal-skip">
           {skipLabel}
         </button>
       )}

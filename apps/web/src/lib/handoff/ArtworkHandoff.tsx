@@ -1,7 +1,7 @@
 import { useId, useRef } from 'react';
 import { useLocale } from '../locale-context';
 import { useSession } from '../session';
-import { HandoffCode, HandoffProblem } from './HandoffCode';
+import { OfferedCode } from './HandoffCode';
 import { useHandoff } from './use-handoff';
 import './handoff.css';
 
@@ -32,21 +32,13 @@ export default function ArtworkHandoff({ jobId }: { jobId: string }) {
           {t(opened ? 'handoff.artworkOpened' : state === 'expired' ? 'handoff.expired' : 'handoff.artworkBody')}
         </p>
       </div>
-      {view.phase === 'creating' && <HandoffCode pending />}
-      {state === 'waiting' && view.phase === 'offered' && view.offer.token && (
-        <HandoffCode token={view.offer.token} validity={t('handoff.validity', { count: view.offer.minutes })} />
-      )}
-      {(view.phase === 'failed' || state === 'expired') && (
-        <HandoffProblem
-          code={view.phase === 'failed' ? view.code : null}
-          action={t(view.phase === 'failed' ? 'photo.tryAgain' : 'handoff.newCode')}
-          testId={view.phase === 'failed' ? 'handoff-retry' : 'handoff-new-code'}
-          onAction={() => {
-            renew();
-            heading.current?.focus();
-          }}
-        />
-      )}
+      <OfferedCode
+        view={view}
+        onRenew={() => {
+          renew();
+          heading.current?.focus();
+        }}
+      />
     </section>
   );
 }

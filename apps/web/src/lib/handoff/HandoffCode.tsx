@@ -4,6 +4,7 @@ import { useLocale } from '../locale-context';
 import { messageText } from '../messages';
 import { Button } from '../ui/Button';
 import { QrCode } from './QrCode';
+import type { HandoffView } from './use-handoff';
 
 type HandoffCodeProps = { pending: true } | { pending?: false; token: string; validity: string };
 
@@ -68,5 +69,30 @@ export function HandoffProblem(props: { code: string | null; action: string; tes
         {props.action}
       </Button>
     </div>
+  );
+}
+
+/**
+ * What a hand-off panel shows under its words: the code being made, the code, or why there is none with
+ * the way to a new one. `onRenew` asks for that new code.
+ */
+export function OfferedCode({ view, onRenew }: { view: HandoffView; onRenew(): void }) {
+  const { t } = useLocale();
+  const state = view.phase === 'offered' ? view.offer.state : null;
+  return (
+    <>
+      {view.phase === 'creating' && <HandoffCode pending />}
+      {view.phase === 'offered' && state === 'waiting' && view.offer.token && (
+        <HandoffCode token={view.offer.token} validity={t('handoff.validity', { count: view.offer.minutes })} />
+      )}
+      {(view.phase === 'failed' || state === 'expired') && (
+        <HandoffProblem
+          code={view.phase === 'failed' ? view.code : null}
+          action={t(view.phase === 'failed' ? 'photo.tryAgain' : 'handoff.newCode')}
+          testId={view.phase === 'failed' ? 'handoff-retry' : 'handoff-new-code'}
+          onAction={onRenew}
+        />
+      )}
+    </>
   );
 }

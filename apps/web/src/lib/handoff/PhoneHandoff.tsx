@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useLocale } from '../locale-context';
 import { sessionStore, useSession } from '../session';
-import { HandoffCode, HandoffProblem } from './HandoffCode';
+import { OfferedCode } from './HandoffCode';
 import type { HandoffOffer } from './use-handoff';
 import { useHandoff } from './use-handoff';
 import './handoff.css';
@@ -84,21 +84,13 @@ export default function PhoneHandoff({ onConnected, onSubmitted }: PhoneHandoffP
         </h2>
         <p className="handoff__body">{t(words.body)}</p>
       </div>
-      {view.phase === 'creating' && <HandoffCode pending />}
-      {view.phase === 'offered' && state === 'waiting' && view.offer.token && (
-        <HandoffCode token={view.offer.token} validity={t('handoff.validity', { count: view.offer.minutes })} />
-      )}
-      {(view.phase === 'failed' || state === 'expired') && (
-        <HandoffProblem
-          code={view.phase === 'failed' ? view.code : null}
-          action={t(view.phase === 'failed' ? 'photo.tryAgain' : 'handoff.newCode')}
-          testId={view.phase === 'failed' ? 'handoff-retry' : 'handoff-new-code'}
-          onAction={() => {
-            renew();
-            heading.current?.focus();
-          }}
-        />
-      )}
+      <OfferedCode
+        view={view}
+        onRenew={() => {
+          renew();
+          heading.current?.focus();
+        }}
+      />
     </section>
   );
 }

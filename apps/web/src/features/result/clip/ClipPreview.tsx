@@ -61,7 +61,7 @@ export function ClipPreview({ t, state, storyUrl, lang, onRetry }: ClipPreviewPr
         <img src={storyUrl} alt={t('result.storyArtworkAlt')} width={width} height={height} data-testid="artwork" />
       )}
       {ready && (
-        <button type="button" className="clip__toggle" onClick={toggle} data-testid="clip-toggle">
+        <button type="button" className="pill-button clip__toggle" onClick={toggle} data-testid="clip-toggle">
           {t(playing ? 'result.clipPause' : 'result.clipPlay')}
         </button>
       )}
@@ -86,7 +86,7 @@ export function ClipPreview({ t, state, storyUrl, lang, onRetry }: ClipPreviewPr
       {state.status === 'failed' && (
         <figcaption className="clip__panel" data-testid="clip-failed">
           <span role="alert">{t('result.clipFailed')}</span>
-          <button type="button" className="clip__retry" onClick={onRetry} data-testid="clip-retry">
+          <button type="button" className="pill-button clip__retry" onClick={onRetry} data-testid="clip-retry">
             {t('result.clipRetry')}
           </button>
         </figcaption>
