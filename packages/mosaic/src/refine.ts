@@ -59,7 +59,7 @@ export function refineToFull(
   const labels = scratch('labels', Uint16Array, width * height);
   // A 2×2 block's rows start at even indices, so with an even width each row of the block is one
   // 32-bit word of two equal halves (the same on either byte order).
-  const pairs = width % 2 === 0 ? new Uint32Array(labels.buffer, 0, (width * height) >> 1) : undefined;
+  const pairs = width % 2 === 0 ? new Uint32Array(labels.buffer, labels.byteOffset, (width * height) >> 1) : undefined;
   const { mask } = half;
   const centres = pack(c);
   for (let hy = y0; hy < y1; hy++) {

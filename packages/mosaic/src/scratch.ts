@@ -1,24 +1,64 @@
+import { heapBase, memory } from './wasm.js';
+
 /**
- * Per-thread scratch memory. A render allocates some 30 MB of typed arrays; allocating them afresh
- * each time costs more in page faults and garbage collection than several whole stages, so the
- * big ones are reused across renders. Renders in one thread are serialised (see `render.ts`), so
- * no two ever hold the same buffer, and a reused buffer is never assumed to be zeroed.
+ * Per-thread scratch memory. A render works on some 30 MB of typed arrays; allocating them afresh
+ * each time costs more in page faults and garbage collection than several whole stages, so they
+ * are reused across renders. They live in the engine's WebAssembly memory (`wasm.ts`), where its
+ * loops read and write them in place: an array's `byteOffset` is its address there. Renders in one
+ * thread are serialised (see `render.ts`), so no two ever hold the same array, and a reused array
+ * is never assumed to be zeroed.
  */
 type TypedArrayKind<T> = {
   new (buffer: ArrayBuffer, byteOffset: number, length: number): T;
   readonly BYTES_PER_ELEMENT: number;
 };
 
-const buffers = new Map<string, ArrayBuffer>();
+/** Every array starts on a cache line, and SIMD loads of 16 bytes are aligned. */
+const ALIGN = 64;
+/**
+ * An array that must grow takes this much more than asked, so that arrays sized by the number of
+ * tiles settle after a render or two; the space they leave is not reused.
+ */
+const GROWTH = 1.25;
+
+const regions = new Map<string, { offset: number; bytes: number }>();
+let end = align(heapBase);
+
+function align(offset: number): number {
+  return Math.ceil(offset / ALIGN) * ALIGN;
+}
 
 export function scratch<T>(key: string, Kind: TypedArrayKind<T>, length: number): T {
   const bytes = length * Kind.BYTES_PER_ELEMENT;
-  let buffer = buffers.get(key);
-  if (!buffer || buffer.byteLength < bytes) {
-    buffer = new ArrayBuffer(bytes);
-    buffers.set(key, buffer);
+  let region = regions.get(key);
+  if (!region || region.bytes < bytes) {
+    const size = align(region ? Math.max(bytes, region.bytes * GROWTH) : bytes);
+    if (end + size > memory.buffer.byteLength) {
+      throw new Error(`the engine's working memory is full (asked for ${size} bytes for ${key})`);
+    }
+    region = { offset: end, bytes: size };
+    end += size;
+    regions.set(key, region);
   }
-  return new Kind(buffer, 0, length);
+  return new Kind(memory.buffer as ArrayBuffer, region.offset, length);
+}
+
+type TypedArray = Exclude<ArrayBufferView, DataView>;
+
+/**
+ * `array`'s address in the engine's memory, for its WebAssembly loops: where it lies when it is a
+ * scratch array already, else of its copy in the scratch array `key` (an input made elsewhere).
+ */
+export function addressOf(array: TypedArray, key: string): number {
+  if (array.buffer === memory.buffer) return array.byteOffset;
+  const copy = scratch(key, Uint8Array, array.byteLength);
+  copy.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+  return copy.byteOffset;
+}
+
+/** Bytes of the engine's memory the working arrays have claimed so far. */
+export function scratchBytes(): number {
+  return end - heapBase;
 }
 
 let queue: Promise<unknown> = Promise.resolve();
