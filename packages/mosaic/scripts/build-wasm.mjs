@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import asc from 'assemblyscript/asc';
 
 const root = join(import.meta.dirname, '..');
+// The compiler reads its sources relative to the working directory, wherever the script is started from.
+process.chdir(root);
 const sources = (await readdir(join(root, 'assembly')))
   .filter((name) => name.endsWith('.ts'))
   .sort()
@@ -24,7 +26,6 @@ const { error, stderr } = await asc.main(
     '3',
     '--shrinkLevel',
     '0',
-    '--converge',
     '--noAssert',
     '--uncheckedBehavior',
     'always',

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildSizeMap, TILE_SIZES } from './detail.js';
 import { sobel } from './gradient.js';
+import { GUIDE_CELL } from './guides.js';
 import type { Landmarks } from './landmarks.js';
+import { layingInputs } from './testing/laying-inputs.js';
+import { buildSizeMap as reference } from './testing/reference/detail.js';
+import { differingElements } from './testing/same-bits.js';
 
 /** `count` points on a circle, as x, y pairs. */
 function ring(cx: number, cy: number, radius: number, count: number): Float32Array {
@@ -48,5 +52,40 @@ describe('detail map', () => {
     expect(at(120, 150 + 30)).toBeCloseTo(TILE_SIZES.mouth, 3);
     expect(at(20, 280)).toBeCloseTo(TILE_SIZES.person, 0);
     expect(at(220, 280)).toBeCloseTo(TILE_SIZES.background, 0);
+  });
+});
+
+describe('detail map in WebAssembly', () => {
+  it.each(['sample1', 'sample5'])(
+    'writes the same bits as the JavaScript it replaced, on %s',
+    async (name) => {
+      const { gradient, mask, gridWidth, gridHeight, landmarks } = await layingInputs(name);
+      const got = buildSizeMap(gradient.magnitude, mask, gridWidth, gridHeight, GUIDE_CELL, landmarks).sizes.slice();
+      const want = reference(gradient.magnitude, mask, gridWidth, gridHeight, GUIDE_CELL, landmarks).sizes;
+      expect(differingElements(got, want)).toBe(0);
+      // Not vacuous: the features' small tiles and the background's large ones are both there.
+      expect(Math.min(...got)).toBeLessThan(TILE_SIZES.brows);
+      expect(Math.max(...got)).toBeCloseTo(TILE_SIZES.background, 3);
+    },
+    60_000,
+  );
+
+  it('writes the same bits on small grids of every width modulo four, and a single cell', () => {
+    for (const [width, height] of [
+      [1, 1],
+      [3, 2],
+      [5, 7],
+      [6, 9],
+      [7, 4],
+      [60, 75],
+    ] as const) {
+      const n = width * height;
+      const luma = new Float32Array(n).map((_, i) => ((i * 7919) % 101) - 20);
+      const mask = new Float32Array(n).map((_, i) => ((i * 31) % 17) / 16);
+      const face = roundFace(width * 2, height * 2, Math.max(width, height));
+      const gradient = sobel(luma, width, height, 'test-luma').magnitude.slice();
+      const got = buildSizeMap(gradient, mask, width, height, 4, face).sizes.slice();
+      expect(differingElements(got, reference(gradient, mask, width, height, 4, face).sizes)).toBe(0);
+    }
   });
 });

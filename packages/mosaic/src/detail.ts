@@ -1,6 +1,7 @@
 import { sobel } from './gradient.js';
 import type { LandmarkGroup, Landmarks } from './landmarks.js';
-import { scratch } from './scratch.js';
+import { addressOf, scratch } from './scratch.js';
+import { wasmFunction } from './wasm.js';
 
 /**
  * The detail map: how large each tessera should be, everywhere on the artwork. Face features get
@@ -63,14 +64,51 @@ function regionOf(points: Float32Array, pad: number, size: number): Region {
   };
 }
 
-/** 1 inside the ellipse, fading to 0 at 1.5 radii. */
-function weight(region: Region, x: number, y: number): number {
-  const dx = (x - region.cx) / region.rx;
-  const dy = (y - region.cy) / region.ry;
-  if (dx > 1.5 || dx < -1.5 || dy > 1.5 || dy < -1.5) return 0;
-  const d = Math.sqrt(dx * dx + dy * dy);
-  return d <= 1 ? 1 : d >= 1.5 ? 0 : 1 - (d - 1) * 2;
-}
+type Pointer = number;
+
+const blurLoop =
+  wasmFunction<
+    (v: Pointer, width: number, height: number, radius: number, rows: Pointer, sums: Pointer, out: Pointer) => void
+  >('detailBlur');
+/** Each cell's size; every region's weight is 1 inside its ellipse, fading to 0 at 1.5 radii. */
+const sizesLoop =
+  wasmFunction<
+    (
+      mask: Pointer,
+      edges: Pointer,
+      silhouette: Pointer,
+      width: number,
+      height: number,
+      cell: number,
+      cx: number,
+      cy: number,
+      rx: number,
+      ry: number,
+      background: number,
+      person: number,
+      face: number,
+      edgeFloor: number,
+      silhouetteSize: number,
+      sizes: Pointer,
+    ) => void
+  >('detailSizes');
+const featureLoop =
+  wasmFunction<
+    (
+      sizes: Pointer,
+      width: number,
+      gx0: number,
+      gx1: number,
+      gy0: number,
+      gy1: number,
+      cell: number,
+      cx: number,
+      cy: number,
+      rx: number,
+      ry: number,
+      size: number,
+    ) => void
+  >('detailFeature');
 
 export interface SizeMap {
   /** Tile spacing (artwork pixels) per cell. */
@@ -98,44 +136,34 @@ export function buildSizeMap(
   const features = FEATURES.map((f) => regionOf(landmarks[f.group], f.pad, f.size));
   const face = regionOf(landmarks.outline, 1.05, TILE_SIZES.face);
   const sizes = scratch('detail-sizes', Float32Array, width * height);
-  for (let gy = 0; gy < height; gy++) {
-    const y = (gy + 0.5) * cell;
-    for (let gx = 0; gx < width; gx++) {
-      const i = gy * width + gx;
-      const x = (gx + 0.5) * cell;
-      const person = mask[i] as number;
-      let size = TILE_SIZES.background + (TILE_SIZES.person - TILE_SIZES.background) * smooth(person);
-      size += (TILE_SIZES.face - size) * weight(face, x, y);
-      const edge = Math.min(1, Math.max(0, ((edges[i] as number) - 10) / 50));
-      size = Math.min(size, size + (TILE_SIZES.edgeFloor - size) * edge * person);
-      const rim = Math.min(1, (silhouette[i] as number) * 2);
-      size += (Math.min(size, TILE_SIZES.silhouette) - size) * rim;
-      sizes[i] = size;
-    }
-  }
+  sizesLoop(
+    addressOf(mask, 'detail-mask'),
+    edges.byteOffset,
+    silhouette.byteOffset,
+    width,
+    height,
+    cell,
+    face.cx,
+    face.cy,
+    face.rx,
+    face.ry,
+    TILE_SIZES.background,
+    TILE_SIZES.person,
+    TILE_SIZES.face,
+    TILE_SIZES.edgeFloor,
+    TILE_SIZES.silhouette,
+    sizes.byteOffset,
+  );
   // Each feature reaches 1.5 radii from its centre: only the cells there need looking at.
   for (const region of features) {
     const gx0 = Math.max(0, Math.floor((region.cx - 1.5 * region.rx) / cell - 0.5));
     const gx1 = Math.min(width - 1, Math.ceil((region.cx + 1.5 * region.rx) / cell - 0.5));
     const gy0 = Math.max(0, Math.floor((region.cy - 1.5 * region.ry) / cell - 0.5));
     const gy1 = Math.min(height - 1, Math.ceil((region.cy + 1.5 * region.ry) / cell - 0.5));
-    for (let gy = gy0; gy <= gy1; gy++) {
-      const y = (gy + 0.5) * cell;
-      for (let gx = gx0; gx <= gx1; gx++) {
-        const w = weight(region, (gx + 0.5) * cell, y);
-        if (w === 0) continue;
-        const i = gy * width + gx;
-        const size = sizes[i] as number;
-        sizes[i] = Math.min(size, size + (region.size - size) * w);
-      }
-    }
+    const { cx, cy, rx, ry, size } = region;
+    featureLoop(sizes.byteOffset, width, gx0, gx1, gy0, gy1, cell, cx, cy, rx, ry, size);
   }
   return { sizes, width, height, cell };
-}
-
-function smooth(t: number): number {
-  const c = Math.min(1, Math.max(0, (t - 0.25) / 0.5));
-  return c * c * (3 - 2 * c);
 }
 
 /**
@@ -145,32 +173,9 @@ function smooth(t: number): number {
  */
 function blur(v: Float32Array, width: number, height: number, radius: number, name: string): Float32Array {
   const n = width * height;
-  const tmp = scratch('detail-blur-rows', Float32Array, n);
+  const rows = scratch('detail-blur-rows', Float32Array, n);
   const out = scratch(name, Float32Array, n);
-  const norm = 1 / (2 * radius + 1);
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    let sum = 0;
-    for (let k = -radius; k <= radius; k++) sum += v[row + Math.min(width - 1, Math.max(0, k))] as number;
-    for (let x = 0; x < width; x++) {
-      tmp[row + x] = sum * norm;
-      sum += (v[row + Math.min(width - 1, x + radius + 1)] as number) - (v[row + Math.max(0, x - radius)] as number);
-    }
-  }
-  const sums = scratch('detail-blur-sums', Float64Array, width).fill(0);
-  for (let k = -radius; k <= radius; k++) {
-    const row = Math.min(height - 1, Math.max(0, k)) * width;
-    for (let x = 0; x < width; x++) sums[x] = (sums[x] as number) + (tmp[row + x] as number);
-  }
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    const enter = Math.min(height - 1, y + radius + 1) * width;
-    const leave = Math.max(0, y - radius) * width;
-    for (let x = 0; x < width; x++) {
-      const sum = sums[x] as number;
-      out[row + x] = sum * norm;
-      sums[x] = sum + ((tmp[enter + x] as number) - (tmp[leave + x] as number));
-    }
-  }
+  const sums = scratch('detail-blur-sums', Float64Array, width);
+  blurLoop(addressOf(v, `${name}-input`), width, height, radius, rows.byteOffset, sums.byteOffset, out.byteOffset);
   return out;
 }

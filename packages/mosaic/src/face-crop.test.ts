@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RgbImage } from './decode.js';
 import { blazeFaceAnchors, cropOf, decodeDetections, meshToImage, sampleCrop, sampleSquare } from './face-crop.js';
+import { decode } from './stages.js';
+import { portrait } from './testing/photos.js';
+import * as reference from './testing/reference/face-crop.js';
+import { differingElements } from './testing/same-bits.js';
 
 const LIMITS = { minConfidence: 0.4, iouThreshold: 0.1, maxDetected: 4 };
 const logit = (p: number) => Math.log(p / (1 - p));
@@ -104,5 +108,40 @@ describe('the face detector arithmetic', () => {
     const [x, y] = meshToImage(new Float32Array([30, 20, 0]), crop, 40);
     expect(x).toBeCloseTo(50);
     expect(y).toBeCloseTo(60);
+  });
+});
+
+describe("the networks' input sampling in WebAssembly", () => {
+  it('writes the same bits as the JavaScript it replaced, on a photo, for the detectors and FaceMesh', async () => {
+    const { small } = await decode(await portrait('sample3'));
+    for (const side of [128, 256]) {
+      const got = sampleSquare(small, side, new Float32Array(side * side * 3), 1 / 127.5, -1);
+      const want = reference.sampleSquare(small, side, new Float32Array(side * side * 3), 1 / 127.5, -1);
+      expect(differingElements(got, want)).toBe(0);
+    }
+    const { width, height } = small;
+    for (const crop of [
+      { cx: width / 2, cy: height * 0.4, side: width * 0.45, angle: 0.2 },
+      { cx: width / 2, cy: height * 0.4, side: width * 1.4, angle: -0.7 },
+      // Reaching past the photo's corner, where it reads black.
+      { cx: 10, cy: 5, side: width * 0.3, angle: 0.5 },
+    ]) {
+      const got = sampleCrop(small, crop, 192, new Float32Array(192 * 192 * 3), 1 / 255, 0);
+      const want = reference.sampleCrop(small, crop, 192, new Float32Array(192 * 192 * 3), 1 / 255, 0);
+      expect(differingElements(got, want)).toBe(0);
+      expect(Math.max(...got)).toBeGreaterThan(0.5);
+    }
+  });
+
+  it('writes the same bits on tiny images and every reduction from one read a pixel to sixteen', () => {
+    const image = ramp(37, 23);
+    for (const side of [1, 3, 6, 10, 19]) {
+      const got = sampleSquare(image, side, new Float32Array(side * side * 3), 0.5, 0.25);
+      const want = reference.sampleSquare(image, side, new Float32Array(side * side * 3), 0.5, 0.25);
+      expect(differingElements(got, want)).toBe(0);
+    }
+    const crop = { cx: 18, cy: 11, side: 30, angle: 1 };
+    const got = sampleCrop(image, crop, 5, new Float32Array(75), 1, 0);
+    expect(differingElements(got, reference.sampleCrop(image, crop, 5, new Float32Array(75), 1, 0))).toBe(0);
   });
 });

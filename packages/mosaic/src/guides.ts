@@ -1,6 +1,7 @@
 import type { Gradient } from './gradient.js';
 import type { Landmarks } from './landmarks.js';
-import { scratch } from './scratch.js';
+import { addressOf, scratch } from './scratch.js';
+import { wasmFunction } from './wasm.js';
 
 /**
  * The guide lines a mosaicist lays first (the silhouette, the face oval, eyes, brows, lips and the
@@ -12,12 +13,8 @@ import { scratch } from './scratch.js';
 
 /** Grid cells are this many artwork pixels wide (a quarter of the artwork's resolution). */
 export const GUIDE_CELL = 4;
-/** Strong edges (Sobel of CIELAB lightness at quarter resolution) become guides above this. */
-const EDGE_THRESHOLD = 60;
 /** Landmark lines are sampled this densely (artwork pixels). */
 const LINE_STEP = 1.5;
-/** Stands for "no guide point": farther than any canvas reaches. */
-const FAR = 1e6;
 
 export interface Guides {
   width: number;
@@ -36,6 +33,45 @@ export interface Guides {
 export function cellCentre(g: number): number {
   return g * GUIDE_CELL + GUIDE_CELL / 2;
 }
+
+/** The five guide grids' addresses: nearest point x and y, distance, direction x and y. */
+type Grids = [nearX: number, nearY: number, distance: number, tangentX: number, tangentY: number];
+
+/** Marks where the person share crosses one half between neighbouring cells (see `mark`). */
+const silhouetteLoop =
+  wasmFunction<(mask: number, width: number, height: number, ...grids: Grids) => void>('silhouetteGuides');
+/**
+ * Marks the strong edges (Sobel of CIELAB lightness at quarter resolution, above a threshold)
+ * inside the person but outside the face's ellipse, whose lines come from its landmarks: hair,
+ * collar, clothing folds. Thinned to their crest along the gradient, their direction is the
+ * structure tensor's (gradient products smoothed over 5×5 cells), which is steadier than one
+ * gradient; the crest is placed to a fraction of a cell, since a staircase of cell centres
+ * would turn the rows beside it.
+ */
+const edgeLoop =
+  wasmFunction<
+    (
+      gx: number,
+      gy: number,
+      magnitude: number,
+      mask: number,
+      width: number,
+      height: number,
+      faceX: number,
+      faceY: number,
+      faceRadiusX: number,
+      faceRadiusY: number,
+      ...grids: Grids
+    ) => void
+  >('edgeGuides');
+const propagateLoop =
+  wasmFunction<
+    (
+      width: number,
+      height: number,
+      ...grids: [...Grids, origin: number, markedTangentX: number, markedTangentY: number]
+    ) => void
+  >('propagateGuides');
 
 /**
  * `gradient` is the CIELAB lightness's Sobel gradient and `mask` the person share, both at the guide
@@ -58,18 +94,39 @@ export function buildGuides(
     tangentX: scratch('guide-tangent-x', Float32Array, n).fill(0),
     tangentY: scratch('guide-tangent-y', Float32Array, n).fill(0),
   };
-  addSilhouette(guides, mask);
-  addEdges(guides, gradient, mask, landmarks.outline);
-  for (const [line, closed] of [
-    [landmarks.outline, true],
-    [landmarks.rightEye, true],
-    [landmarks.leftEye, true],
-    [landmarks.rightBrow, false],
-    [landmarks.leftBrow, false],
-    [landmarks.lips, true],
-  ] as const) {
-    addLine(guides, line, closed);
-  }
+  const { nearX, nearY, distance, tangentX, tangentY } = guides;
+  const x = nearX.byteOffset;
+  const y = nearY.byteOffset;
+  const d = distance.byteOffset;
+  const tx = tangentX.byteOffset;
+  const ty = tangentY.byteOffset;
+  const maskAt = addressOf(mask, 'guide-mask');
+  silhouetteLoop(maskAt, width, height, x, y, d, tx, ty);
+  const face = ellipseOf(landmarks.outline);
+  const { gx, gy, magnitude } = gradient;
+  edgeLoop(
+    addressOf(gx, 'guide-gx'),
+    addressOf(gy, 'guide-gy'),
+    addressOf(magnitude, 'guide-magnitude'),
+    maskAt,
+    width,
+    height,
+    face.cx,
+    face.cy,
+    face.rx,
+    face.ry,
+    x,
+    y,
+    d,
+    tx,
+    ty,
+  );
+  addLine(guides, landmarks.outline, true);
+  addLine(guides, landmarks.rightEye, true);
+  addLine(guides, landmarks.leftEye, true);
+  addLine(guides, landmarks.rightBrow, false);
+  addLine(guides, landmarks.leftBrow, false);
+  addLine(guides, landmarks.lips, true);
   propagate(guides);
   return guides;
 }
@@ -110,93 +167,6 @@ function addLine(g: Guides, points: Float32Array, closed: boolean): void {
   }
 }
 
-/** Where the person share crosses one half between two neighbouring cells, to a fraction of a cell. */
-function addSilhouette(g: Guides, mask: Float32Array): void {
-  const { width, height } = g;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0, i = y * width; x < width; x++, i++) {
-      const inside = (mask[i] as number) >= 0.5;
-      // Most cells are on the same side as both neighbours they are compared with.
-      if (
-        (x + 1 >= width || (mask[i + 1] as number) >= 0.5 === inside) &&
-        (y + 1 >= height || (mask[i + width] as number) >= 0.5 === inside)
-      ) {
-        continue;
-      }
-      const m = (mask[i] as number) - 0.5;
-      for (let axis = 0; axis < 2; axis++) {
-        if (axis === 0 ? x + 1 >= width : y + 1 >= height) continue;
-        const j = axis === 0 ? i + 1 : i + width;
-        const o = (mask[j] as number) - 0.5;
-        if (m < 0 === o < 0) continue;
-        const t = m / (m - o);
-        const px = cellCentre(x) + (axis === 0 ? t * GUIDE_CELL : 0);
-        const py = cellCentre(y) + (axis === 1 ? t * GUIDE_CELL : 0);
-        // The silhouette runs across the mask's gradient.
-        const gx =
-          (mask[Math.min(width - 1, x + 1) + y * width] as number) - (mask[Math.max(0, x - 1) + y * width] as number);
-        const gy =
-          (mask[x + Math.min(height - 1, y + 1) * width] as number) - (mask[x + Math.max(0, y - 1) * width] as number);
-        const norm = Math.hypot(gx, gy) || 1;
-        mark(g, px, py, -gy / norm, gx / norm);
-      }
-    }
-  }
-}
-
-/**
- * Strong edges inside the person but outside the face (whose lines come from its landmarks):
- * hair, collar, clothing folds. Thinned to their crest along the gradient, their direction is the
- * structure tensor's (gradient products smoothed over 3×3 cells), which is steadier than one
- * gradient.
- */
-function addEdges(g: Guides, gradient: Gradient, mask: Float32Array, outline: Float32Array): void {
-  const { width, height } = g;
-  const { gx: gxs, gy: gys, magnitude } = gradient;
-  const face = ellipseOf(outline);
-  for (let y = 2; y < height - 2; y++) {
-    const py = cellCentre(y);
-    for (let x = 2, i = y * width + 2; x < width - 2; x++, i++) {
-      const m = magnitude[i] as number;
-      if (m < EDGE_THRESHOLD || (mask[i] as number) < 0.6) continue;
-      const px = cellCentre(x);
-      const fx = (px - face.cx) / face.rx;
-      const fy = (py - face.cy) / face.ry;
-      if (fx * fx + fy * fy < 1) continue;
-      // Crest along the gradient: the neighbour on either side across the edge is weaker.
-      const gx = gxs[i] as number;
-      const gy = gys[i] as number;
-      const ox = Math.round(gx / m);
-      const oy = Math.round(gy / m);
-      const ahead = magnitude[i + oy * width + ox] as number;
-      const behind = magnitude[i - oy * width - ox] as number;
-      if (ahead > m || behind >= m) continue;
-      let jxx = 0;
-      let jxy = 0;
-      let jyy = 0;
-      for (let dy = -2; dy <= 2; dy++) {
-        for (let dx = -2; dx <= 2; dx++) {
-          const j = i + dy * width + dx;
-          const u = gxs[j] as number;
-          const v = gys[j] as number;
-          jxx += u * u;
-          jxy += u * v;
-          jyy += v * v;
-        }
-      }
-      // The tensor's dominant direction is the gradient's; the edge runs a quarter turn from it.
-      const angle = 0.5 * Math.atan2(2 * jxy, jxx - jyy);
-      const nx = Math.cos(angle);
-      const ny = Math.sin(angle);
-      // The crest to a fraction of a cell: the top of a parabola through the three magnitudes
-      // across the edge. A staircase of cell centres would turn the rows beside it.
-      const curve = behind - 2 * m + ahead;
-      const shift = curve < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (behind - ahead)) / curve)) : 0;
-      mark(g, px + shift * GUIDE_CELL * ox, py + shift * GUIDE_CELL * oy, -ny, nx);
-    }
-  }
-}
-
 function ellipseOf(points: Float32Array): { cx: number; cy: number; rx: number; ry: number } {
   let x0 = Number.POSITIVE_INFINITY;
   let y0 = Number.POSITIVE_INFINITY;
@@ -214,123 +184,22 @@ function ellipseOf(points: Float32Array): { cx: number; cy: number; rx: number; 
 /**
  * Nearest guide point for every cell: each cell looks at the points its already-visited
  * neighbours found, in a forward and a backward raster pass (a vector distance transform, 4SSED).
- * Squared distances until the end: this runs some 550,000 times per render, so the passes are
- * written out with locals, and a cell carries only the index of the cell its point was marked in;
- * the point's direction is looked up from that once, at the end.
+ * A cell carries only the index of the cell its point was marked in; the point's direction is
+ * looked up from that once, at the end.
  */
 function propagate(g: Guides): void {
   const { width, height, nearX, nearY, distance, tangentX, tangentY } = g;
   const n = width * height;
-  const origin = scratch('guide-origin', Int32Array, n);
-  const markedX = scratch('guide-marked-tangent-x', Float32Array, n);
-  const markedY = scratch('guide-marked-tangent-y', Float32Array, n);
-  markedX.set(tangentX);
-  markedY.set(tangentY);
-  // Cells without a guide point look at one far away instead of checking for none.
-  for (let i = 0; i < n; i++) {
-    if (Number.isNaN(nearX[i] as number)) {
-      nearX[i] = FAR;
-      nearY[i] = FAR;
-      distance[i] = FAR * FAR;
-      origin[i] = -1;
-    } else {
-      distance[i] = (distance[i] as number) * (distance[i] as number);
-      origin[i] = i;
-    }
-  }
-  // Down the rows looking up and left, then right to left; up the rows looking down and right,
-  // then left to right. Four-neighbour passes: the nearest point's position travels exactly, so
-  // the diagonals add little.
-  for (let y = 0; y < height; y++) {
-    const py = cellCentre(y);
-    const row = y * width;
-    for (let x = 0, i = row; x < width; x++, i++) {
-      const px = cellCentre(x);
-      let best = distance[i] as number;
-      if (y > 0) {
-        const j = i - width;
-        const qx = nearX[j] as number;
-        const qy = nearY[j] as number;
-        const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
-        if (d < best) {
-          best = Math.fround(d);
-          distance[i] = best;
-          nearX[i] = qx;
-          nearY[i] = qy;
-          origin[i] = origin[j] as number;
-        }
-      }
-      if (x > 0) {
-        const j = i - 1;
-        const qx = nearX[j] as number;
-        const qy = nearY[j] as number;
-        const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
-        if (d < best) {
-          distance[i] = d;
-          nearX[i] = qx;
-          nearY[i] = qy;
-          origin[i] = origin[j] as number;
-        }
-      }
-    }
-    sweep(g, origin, row, width - 2, -1, py);
-  }
-  for (let y = height - 1; y >= 0; y--) {
-    const py = cellCentre(y);
-    const row = y * width;
-    for (let x = width - 1, i = row + x; x >= 0; x--, i--) {
-      const px = cellCentre(x);
-      let best = distance[i] as number;
-      if (y + 1 < height) {
-        const j = i + width;
-        const qx = nearX[j] as number;
-        const qy = nearY[j] as number;
-        const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
-        if (d < best) {
-          best = Math.fround(d);
-          distance[i] = best;
-          nearX[i] = qx;
-          nearY[i] = qy;
-          origin[i] = origin[j] as number;
-        }
-      }
-      if (x + 1 < width) {
-        const j = i + 1;
-        const qx = nearX[j] as number;
-        const qy = nearY[j] as number;
-        const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
-        if (d < best) {
-          distance[i] = d;
-          nearX[i] = qx;
-          nearY[i] = qy;
-          origin[i] = origin[j] as number;
-        }
-      }
-    }
-    sweep(g, origin, row, 1, 1, py);
-  }
-  for (let i = 0; i < n; i++) {
-    distance[i] = Math.sqrt(distance[i] as number);
-    const o = origin[i] as number;
-    tangentX[i] = o < 0 ? 0 : (markedX[o] as number);
-    tangentY[i] = o < 0 ? 0 : (markedY[o] as number);
-  }
-}
-
-/** One row's pass from column `from` in direction `step`, each cell looking at the one it came from. */
-function sweep(g: Guides, origin: Int32Array, row: number, from: number, step: number, py: number): void {
-  const { width, nearX, nearY, distance } = g;
-  for (let x = from, i = row + from; x >= 0 && x < width; x += step, i += step) {
-    const j = i - step;
-    const px = cellCentre(x);
-    const qx = nearX[j] as number;
-    const qy = nearY[j] as number;
-    const d = (px - qx) * (px - qx) + (py - qy) * (py - qy);
-    if (d < (distance[i] as number)) {
-      distance[i] = d;
-      nearX[i] = qx;
-      nearY[i] = qy;
-      origin[i] = origin[j] as number;
-    }
-  }
+  propagateLoop(
+    width,
+    height,
+    nearX.byteOffset,
+    nearY.byteOffset,
+    distance.byteOffset,
+    tangentX.byteOffset,
+    tangentY.byteOffset,
+    scratch('guide-origin', Int32Array, n).byteOffset,
+    scratch('guide-marked-tangent-x', Float32Array, n).byteOffset,
+    scratch('guide-marked-tangent-y', Float32Array, n).byteOffset,
+  );
 }

@@ -2,8 +2,9 @@ import { nearestColour, type Palette, parseHex } from './colour.js';
 import type { Point, Window } from './geometry.js';
 import { LAYOUT } from './layout.js';
 import { patternIndex } from './pattern.js';
-import { scratch } from './scratch.js';
+import { addressOf, scratch } from './scratch.js';
 import type { Tiles } from './superpixels.js';
+import { memory, wasmFunction } from './wasm.js';
 
 export interface PaintStyle {
   portrait: Palette;
@@ -206,34 +207,9 @@ export function nearFigure(
     const row = Math.min(rows - 1, Math.max(0, Math.floor(((y[t] as number) - area.top) / QUIET_CELL)));
     distance[row * columns + column] = 0;
   }
-  // Each cell keeps the least of its own distance and its visited neighbours' plus the step, held
-  // in a local (rounded to the grid's float32 whenever it changes, as a store would round it).
-  const diagonal = Math.SQRT2;
-  const least = (d: number, candidate: number) => (candidate < d ? Math.fround(candidate) : d);
-  for (let y = 0; y < rows; y++)
-    for (let x = 0; x < columns; x++) {
-      const i = y * columns + x;
-      let d = distance[i] as number;
-      if (x > 0) d = least(d, (distance[i - 1] as number) + 1);
-      if (y > 0) {
-        d = least(d, (distance[i - columns] as number) + 1);
-        if (x > 0) d = least(d, (distance[i - columns - 1] as number) + diagonal);
-        if (x < columns - 1) d = least(d, (distance[i - columns + 1] as number) + diagonal);
-      }
-      distance[i] = d;
-    }
-  for (let y = rows - 1; y >= 0; y--)
-    for (let x = columns - 1; x >= 0; x--) {
-      const i = y * columns + x;
-      let d = distance[i] as number;
-      if (x < columns - 1) d = least(d, (distance[i + 1] as number) + 1);
-      if (y < rows - 1) {
-        d = least(d, (distance[i + columns] as number) + 1);
-        if (x < columns - 1) d = least(d, (distance[i + columns + 1] as number) + diagonal);
-        if (x > 0) d = least(d, (distance[i + columns - 1] as number) + diagonal);
-      }
-      distance[i] = d;
-    }
+  // Each cell keeps the least of its own distance and its visited neighbours' plus the step, in a
+  // forward and a backward pass (`assembly/paint.ts`).
+  chamferDistance(distance.byteOffset, columns, rows);
   return (x, y) => {
     const column = Math.min(columns - 1, Math.max(0, Math.floor((x - area.left) / QUIET_CELL)));
     const row = Math.min(rows - 1, Math.max(0, Math.floor((y - area.top) / QUIET_CELL)));
@@ -296,37 +272,71 @@ export function allocateLook(count: number): TileLook {
   };
 }
 
-/** Numbers per tile in `packedLook`. */
-const PARAMS = 16;
+/** Bytes per tile in `packedLook`, and where each number sits (as `assembly/paint.ts` reads them). */
+const TILE_BYTES = 64;
+const SINGLES = { rgb: 0, slopeX: 3, base: 4, slopeY: 5, bevel: 6, inverseHalf: 7, cx: 8, cy: 9, sheen: 10 };
+const JOINT_WORD = 11;
+const DOUBLES = { low: 6, high: 7 };
+/** The joint word's byte that holds the wide flag (its three others hold the joint's RGB). */
+const WIDE_BYTE = 3;
+/** Numbers per part in the parts handed to the loop: left, top, right, bottom. */
+const PART_NUMBERS = 4;
+
+const chamferDistance = wasmFunction<(distance: number, columns: number, rows: number) => void>('chamferDistance');
+
+const drawTileParts =
+  wasmFunction<
+    (
+      labels: number,
+      width: number,
+      looks: number,
+      parts: number,
+      partCount: number,
+      out: number,
+      lightRow: number,
+      sheenX: number,
+      sheenY: number,
+      sheenR2: number,
+    ) => void
+  >('drawTileParts');
 
 /**
- * The look's per-tile numbers that drawing needs, side by side per tile: each run of pixels reads
- * them from one or two cache lines instead of a dozen arrays (a third of drawing's time is spent
- * starting runs).
+ * The look's per-tile numbers that drawing needs, side by side in one cache line per tile: each run
+ * of pixels reads them at once instead of from a dozen arrays. All but the light's bounds are
+ * singles already; the joint's colour is packed as the bytes it is drawn as.
  */
-function packedLook(look: TileLook): Float64Array {
-  const { count, rgb, joint, slopeX, base, slopeY, glass, bevel, inverseHalf, cx, cy, sheen } = look;
-  const params = scratch('tile-params', Float64Array, count * PARAMS);
-  for (let t = 0, p = 0; t < count; t++, p += PARAMS) {
+function packedLook(look: TileLook): number {
+  const { count, rgb, joint, slopeX, base, slopeY, glass, bevel, inverseHalf, cx, cy, sheen, wide } = look;
+  const singles = scratch('tile-looks', Float32Array, (count * TILE_BYTES) / Float32Array.BYTES_PER_ELEMENT);
+  const { buffer, byteOffset } = singles;
+  const doubles = new Float64Array(buffer, byteOffset, (count * TILE_BYTES) / Float64Array.BYTES_PER_ELEMENT);
+  const bytes = new Uint8Array(buffer, byteOffset, count * TILE_BYTES);
+  const perSingle = TILE_BYTES / Float32Array.BYTES_PER_ELEMENT;
+  const perDouble = TILE_BYTES / Float64Array.BYTES_PER_ELEMENT;
+  for (let t = 0; t < count; t++) {
+    const s = t * perSingle;
+    singles[s + SINGLES.rgb] = rgb[t * 3] as number;
+    singles[s + SINGLES.rgb + 1] = rgb[t * 3 + 1] as number;
+    singles[s + SINGLES.rgb + 2] = rgb[t * 3 + 2] as number;
+    singles[s + SINGLES.slopeX] = slopeX[t] as number;
+    singles[s + SINGLES.base] = base[t] as number;
+    singles[s + SINGLES.slopeY] = slopeY[t] as number;
+    singles[s + SINGLES.bevel] = bevel[t] as number;
+    singles[s + SINGLES.inverseHalf] = inverseHalf[t] as number;
+    singles[s + SINGLES.cx] = cx[t] as number;
+    singles[s + SINGLES.cy] = cy[t] as number;
+    singles[s + SINGLES.sheen] = sheen[t] as number;
+    // A byte store truncates the joint's colour as drawing it would.
+    const j = (t * perSingle + JOINT_WORD) * Float32Array.BYTES_PER_ELEMENT;
+    bytes[j] = joint[t * 3] as number;
+    bytes[j + 1] = joint[t * 3 + 1] as number;
+    bytes[j + 2] = joint[t * 3 + 2] as number;
+    bytes[j + WIDE_BYTE] = wide[t] as number;
     const range = glass[t] === 1 ? LIGHT_RANGE.glass : LIGHT_RANGE.stone;
-    params[p] = rgb[t * 3] as number;
-    params[p + 1] = rgb[t * 3 + 1] as number;
-    params[p + 2] = rgb[t * 3 + 2] as number;
-    params[p + 3] = joint[t * 3] as number;
-    params[p + 4] = joint[t * 3 + 1] as number;
-    params[p + 5] = joint[t * 3 + 2] as number;
-    params[p + 6] = slopeX[t] as number;
-    params[p + 7] = base[t] as number;
-    params[p + 8] = slopeY[t] as number;
-    params[p + 9] = range[0];
-    params[p + 10] = range[1];
-    params[p + 11] = bevel[t] as number;
-    params[p + 12] = inverseHalf[t] as number;
-    params[p + 13] = cx[t] as number;
-    params[p + 14] = cy[t] as number;
-    params[p + 15] = sheen[t] as number;
+    doubles[t * perDouble + DOUBLES.low] = range[0];
+    doubles[t * perDouble + DOUBLES.high] = range[1];
   }
-  return params;
+  return byteOffset;
 }
 
 /**
@@ -348,7 +358,10 @@ export function drawTiles(
 
 /**
  * `drawTiles` over several parts of one label map, the look packed once. A pixel comes out the same
- * whichever part draws it: it depends on its tile and the labels around it only.
+ * whichever part draws it: it depends on its tile and the labels around it only. Row by row, in runs
+ * of one tile, each pixel is a joint where the tile ends to its right or below (for a wide tile also
+ * to its left or above), else the tile's colour under its light, its bevel and its sheen
+ * (`assembly/paint.ts`). Both arrays live in the engine's memory (scratch arrays).
  */
 export function drawTilesIn(
   labels: Uint16Array,
@@ -359,143 +372,34 @@ export function drawTilesIn(
   out: Uint8Array,
   lightRow = 0,
 ): void {
-  const params = packedLook(look);
-  for (const part of parts) drawPart(labels, width, height, params, look.wide, part, out, lightRow);
+  const bounds = scratch('tile-parts', Int32Array, parts.length * PART_NUMBERS);
+  for (let k = 0; k < parts.length; k++) {
+    const { left, top, right, bottom } = parts[k] as Window;
+    // The frame covers the label map's outer two pixels, so no neighbour needs a bounds test.
+    if (left < 2 || top < 2 || right > width - 2 || bottom > height - 2) {
+      throw new Error('tiles are drawn only two pixels or more inside the label map');
+    }
+    bounds[k * PART_NUMBERS] = left;
+    bounds[k * PART_NUMBERS + 1] = top;
+    bounds[k * PART_NUMBERS + 2] = right;
+    bounds[k * PART_NUMBERS + 3] = bottom;
+  }
+  drawTileParts(
+    addressOf(labels, 'tile-labels'),
+    width,
+    packedLook(look),
+    bounds.byteOffset,
+    parts.length,
+    writable(out),
+    lightRow,
+    SHEEN_X,
+    SHEEN_Y,
+    SHEEN_R2,
+  );
 }
 
-function drawPart(
-  labels: Uint16Array,
-  width: number,
-  height: number,
-  params: Float64Array,
-  wideTile: Uint8Array,
-  window: Window,
-  out: Uint8Array,
-  lightRow: number,
-): void {
-  // One and two pixels diagonally up-left (down-right with the opposite sign).
-  const near = width + 1;
-  const far = 2 * width + 2;
-  // Row by row, in runs of one tile: the tile's colour and light are fetched once per run, and
-  // each pixel of the run looks at its neighbours: it is a joint where the tile ends to its right
-  // or below (for a wide tile also to its left or above), which finds the run's end on the way.
-  // Narrow and wide tiles each get their own loop: a narrow one has neither a joint above nor a
-  // second bevel pixel to look for. Colours are truncated as the byte store would truncate them,
-  // but as integers, which store faster. The window keeps two pixels clear of the label map's
-  // edges (the frame covers those), so no neighbour needs a bounds test.
-  // The window's bounds as locals: callers pass windows of different shapes, and a polymorphic
-  // property load in the run scan costs more than the scan itself.
-  const { left, top, right, bottom } = window;
-  if (left < 2 || top < 2 || right > width - 2 || bottom > height - 2) {
-    throw new Error('tiles are drawn only two pixels or more inside the label map');
-  }
-  for (let y = top; y < bottom; y++) {
-    const row = y * width;
-    for (let x = left; x < right; ) {
-      const t = labels[row + x] as number;
-      const wide = wideTile[t] === 1;
-      const p = t * PARAMS;
-      const r = params[p] as number;
-      const g = params[p + 1] as number;
-      const b = params[p + 2] as number;
-      const jr = params[p + 3] as number;
-      const jg = params[p + 4] as number;
-      const jb = params[p + 5] as number;
-      const lightX = params[p + 6] as number;
-      const light0 = (params[p + 7] as number) + (params[p + 8] as number) * (y - lightRow);
-      const low = params[p + 9] as number;
-      const high = params[p + 10] as number;
-      const bevel = params[p + 11] as number;
-      const inverseHalf = params[p + 12] as number;
-      // The pixel's place relative to the tile's centre in half-sizes, for the sheen; rows the
-      // sheen's spot does not reach skip it.
-      const ry = (y - lightRow + 0.5 - (params[p + 14] as number)) * inverseHalf;
-      let rx = (x + 0.5 - (params[p + 13] as number)) * inverseHalf;
-      const sy2 = (ry - SHEEN_Y) * (ry - SHEEN_Y);
-      const sheen = sy2 < SHEEN_R2 ? (params[p + 15] as number) : 0;
-      let px = x;
-      let i = row + x;
-      let o = i * 3;
-      // Neighbours are carried along the run: the pixel below-right of one is below the next, and
-      // the one above of one is above-left of the next.
-      let below = labels[i + width] as number;
-      let aboveLeft = labels[i - near] as number;
-      if (!wide) {
-        for (;;) {
-          const next = labels[i + 1] as number;
-          const belowRight = labels[i + near] as number;
-          const belowHere = below;
-          const aboveLeftHere = aboveLeft;
-          below = belowRight;
-          aboveLeft = labels[i - width] as number;
-          if (next !== t || belowHere !== t) {
-            out[o] = jr;
-            out[o + 1] = jg;
-            out[o + 2] = jb;
-          } else {
-            let raw = light0 + lightX * px;
-            if (aboveLeftHere !== t) raw += bevel;
-            if (belowRight !== t) raw -= bevel;
-            if (sheen !== 0) {
-              const q = 1 - ((rx - SHEEN_X) * (rx - SHEEN_X) + sy2) / SHEEN_R2;
-              if (q > 0) raw += sheen * q * q;
-            }
-            const light = raw < low ? low : raw > high ? high : raw;
-            const vr = r * light;
-            const vg = g * light;
-            const vb = b * light;
-            out[o] = vr < 255 ? vr | 0 : 255;
-            out[o + 1] = vg < 255 ? vg | 0 : 255;
-            out[o + 2] = vb < 255 ? vb | 0 : 255;
-          }
-          px++;
-          i++;
-          o += 3;
-          rx += inverseHalf;
-          if (next !== t || px === right) break;
-        }
-      } else {
-        const halfBevel = bevel * 0.5;
-        let first = labels[i - 1] !== t;
-        for (;;) {
-          const next = labels[i + 1] as number;
-          const belowRight = labels[i + near] as number;
-          const above = labels[i - width] as number;
-          const belowHere = below;
-          const aboveLeftHere = aboveLeft;
-          below = belowRight;
-          aboveLeft = above;
-          if (first || next !== t || belowHere !== t || above !== t) {
-            first = false;
-            out[o] = jr;
-            out[o + 1] = jg;
-            out[o + 2] = jb;
-          } else {
-            let raw = light0 + lightX * px;
-            if (aboveLeftHere !== t) raw += bevel;
-            else if (labels[i - far] !== t) raw += halfBevel;
-            if (belowRight !== t) raw -= bevel;
-            else if (labels[i + far] !== t) raw -= halfBevel;
-            if (sheen !== 0) {
-              const q = 1 - ((rx - SHEEN_X) * (rx - SHEEN_X) + sy2) / SHEEN_R2;
-              if (q > 0) raw += sheen * q * q;
-            }
-            const light = raw < low ? low : raw > high ? high : raw;
-            const vr = r * light;
-            const vg = g * light;
-            const vb = b * light;
-            out[o] = vr < 255 ? vr | 0 : 255;
-            out[o + 1] = vg < 255 ? vg | 0 : 255;
-            out[o + 2] = vb < 255 ? vb | 0 : 255;
-          }
-          px++;
-          i++;
-          o += 3;
-          rx += inverseHalf;
-          if (next !== t || px === right) break;
-        }
-      }
-      x = px;
-    }
-  }
+/** `out`'s address in the engine's memory, where the loop writes it in place. */
+function writable(out: Uint8Array): number {
+  if (out.buffer !== memory.buffer) throw new Error('tiles are drawn only into a scratch array');
+  return out.byteOffset;
 }

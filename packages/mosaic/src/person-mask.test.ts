@@ -6,7 +6,10 @@ import { LAYOUT } from './layout.js';
 import { faceOval, personProbability } from './person-mask.js';
 import { type RenderDetails, renderDetailed } from './render.js';
 import { NO_TILE } from './superpixels.js';
+import { framedInputs } from './testing/framed-inputs.js';
 import { portrait } from './testing/photos.js';
+import { personProbability as reference } from './testing/reference/person-mask.js';
+import { differingElements } from './testing/same-bits.js';
 
 const HALF = { width: LAYOUT.width / 2, height: LAYOUT.height / 2 };
 
@@ -105,6 +108,56 @@ describe('personProbability', () => {
     const source = { framing, from: { width: 600, height: 600 }, half, landmarks: faceAt(box(480, 300, 600, 420)) };
     const person = personProbability(source, { mask, width: HALF.width, height: HALF.height });
     expect(person[HALF.width * 660 + 270]).toBe(0);
+  });
+});
+
+describe('personProbability in WebAssembly', () => {
+  it.each(['sample4', 'sample6', 'close'])(
+    'writes the same bits as the JavaScript it replaced, on %s',
+    async (name) => {
+      const { framed, person } = await framedInputs(name);
+      const got = personProbability(framed, person).slice();
+      const want = reference(framed, person);
+      expect(differingElements(got, want)).toBe(0);
+      // Not vacuous: the visitor and the room are both there.
+      expect(got.some((p) => p > 0.9)).toBe(true);
+      expect(got.some((p) => p < 0.1)).toBe(true);
+    },
+    60_000,
+  );
+
+  it('writes the same bits on a synthetic scene, filling the canvas or cut off by the photo', () => {
+    const { half, mask } = scene();
+    const model = { mask, width: HALF.width, height: HALF.height };
+    for (const [framing, side] of [
+      [FILLING, 2000],
+      [{ ...FILLING, source: { x: 300, y: 300 } }, 600],
+    ] as const) {
+      const source = { framing, from: { width: side, height: side }, half, landmarks: faceAt(box(380, 260, 720, 500)) };
+      const got = personProbability(source, model).slice();
+      expect(differingElements(got, reference(source, model))).toBe(0);
+    }
+  });
+
+  it('writes the same bits on odd-sized images, whose last half-resolution row and column stand alone', () => {
+    for (const [width, height] of [
+      [33, 41],
+      [34, 41],
+      [35, 42],
+    ] as const) {
+      const data = new Uint8Array(width * height * 3).map((_, i) => (i * 37 + (i >> 5) * 11) & 255);
+      const mask = new Uint8Array(64 * 64).map((_, i) => (i % 64 > 20 && i % 64 < 44 ? 240 : 10));
+      const source = {
+        framing: FILLING,
+        from: { width: 2000, height: 2000 },
+        half: { data, width, height },
+        landmarks: faceAt(box(20, 20, 40, 50)),
+      };
+      const model = { mask, width: 64, height: 64 };
+      const got = personProbability(source, model).slice();
+      expect(got).toHaveLength(width * height);
+      expect(differingElements(got, reference(source, model))).toBe(0);
+    }
   });
 });
 

@@ -1,6 +1,8 @@
 import { UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import type { RgbImage } from './decode.js';
+import { addressOf, scratch } from './scratch.js';
+import { memory, wasmFunction } from './wasm.js';
 
 /** Resizes an RGB image with sharp (Lanczos), for the detector's and segmenter's small inputs. */
 export async function resizeRgb(image: RgbImage, width: number, height: number): Promise<RgbImage> {
@@ -14,6 +16,13 @@ export async function resizeRgb(image: RgbImage, width: number, height: number):
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height };
 }
 
+const upsampleLoop =
+  wasmFunction<
+    (mask: number, mw: number, mh: number, width: number, height: number, out: number, columns: number) => void
+  >('upsampleMaskLoop');
+/** Bytes per output column of the resampling's table: two source columns (i32) and a weight (f64). */
+const COLUMN_BYTES = 16;
+
 /** Bilinear resampling of a single-channel 8-bit map into floats 0–1. */
 export function upsampleMask(
   mask: Uint8Array,
@@ -23,33 +32,12 @@ export function upsampleMask(
   height: number,
   out = new Float32Array(width * height),
 ): Float32Array {
-  const sx = mw / width;
-  const sy = mh / height;
-  // Every row samples the same columns: their indices and weights are worked out once.
-  const left = new Int32Array(width);
-  const right = new Int32Array(width);
-  const along = new Float64Array(width);
-  for (let x = 0; x < width; x++) {
-    const fx = Math.min(mw - 1, Math.max(0, (x + 0.5) * sx - 0.5));
-    const x0 = fx | 0;
-    left[x] = x0;
-    right[x] = Math.min(mw - 1, x0 + 1);
-    along[x] = fx - x0;
-  }
-  for (let y = 0; y < height; y++) {
-    const fy = Math.min(mh - 1, Math.max(0, (y + 0.5) * sy - 0.5));
-    const y0 = fy | 0;
-    const top = y0 * mw;
-    const bottom = Math.min(mh - 1, y0 + 1) * mw;
-    const ay = fy - y0;
-    for (let x = 0, o = y * width; x < width; x++, o++) {
-      const ax = along[x] as number;
-      const x0 = left[x] as number;
-      const x1 = right[x] as number;
-      const upper = (mask[top + x0] as number) * (1 - ax) + (mask[top + x1] as number) * ax;
-      const lower = (mask[bottom + x0] as number) * (1 - ax) + (mask[bottom + x1] as number) * ax;
-      out[o] = (upper * (1 - ay) + lower * ay) / 255;
-    }
-  }
+  // The model's mask comes from outside the engine's memory and is copied in; an `out` of the
+  // caller's own is written through a scratch copy.
+  const inPlace = out.buffer === memory.buffer;
+  const target = inPlace ? out : scratch('upsampled-mask', Float32Array, width * height);
+  const columns = scratch('upsample-columns', Uint8Array, width * COLUMN_BYTES);
+  upsampleLoop(addressOf(mask, 'upsample-input'), mw, mh, width, height, target.byteOffset, columns.byteOffset);
+  if (!inPlace) out.set(target);
   return out;
 }

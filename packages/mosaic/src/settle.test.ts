@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from './random.js';
 import type { Seeds } from './seeds.js';
 import { settleStones } from './settle.js';
+import { type LayingInputs, layingInputs } from './testing/laying-inputs.js';
+import { PORTRAIT_NAMES } from './testing/photos.js';
+import { buildGuides } from './testing/reference/guides.js';
+import { laySeeds } from './testing/reference/seeds.js';
+import { settleStones as reference } from './testing/reference/settle.js';
+import { differingElements } from './testing/same-bits.js';
 
 const SIZE = 13;
 const SIDE = 12;
@@ -111,5 +117,77 @@ describe('settling the stones', () => {
     settleStones(seeds, width, height);
     expect(meanTurn(seeds)).toBeLessThan(1e-4);
     expect(meanOffset(seeds)).toBeLessThan(1e-3);
+  });
+});
+
+function copyOf(seeds: Seeds): Seeds {
+  return {
+    count: seeds.count,
+    x: seeds.x.slice(),
+    y: seeds.y.slice(),
+    size: seeds.size.slice(),
+    person: seeds.person.slice(),
+    outline: seeds.outline.slice(),
+    line: seeds.line.slice(),
+    cos: seeds.cos.slice(),
+    sin: seeds.sin.slice(),
+  };
+}
+
+/** Stones whose place or direction differ in any bit between the two settlings. */
+function differingStones(got: Seeds, want: Seeds): number {
+  return (
+    differingElements(got.x, want.x) +
+    differingElements(got.y, want.y) +
+    differingElements(got.cos, want.cos) +
+    differingElements(got.sin, want.sin)
+  );
+}
+
+/** Settles a copy of `seeds` both ways; how many stones differ, and how many moved. */
+function compare(seeds: Seeds, width: number, height: number): { differing: number; moved: number } {
+  const got = copyOf(seeds);
+  const want = copyOf(seeds);
+  settleStones(got, width, height);
+  reference(want, width, height);
+  let moved = 0;
+  for (let s = 0; s < seeds.count; s++) if (got.x[s] !== seeds.x[s] || got.cos[s] !== seeds.cos[s]) moved++;
+  return { differing: differingStones(got, want), moved };
+}
+
+describe('settling the stones in WebAssembly', () => {
+  const photos: LayingInputs[] = [];
+  beforeAll(async () => {
+    for (const name of PORTRAIT_NAMES) photos.push(await layingInputs(name));
+  }, 120_000);
+
+  it('settles the stones laid on the test photos to the same bits as the JavaScript it replaced', () => {
+    expect(photos.length).toBe(PORTRAIT_NAMES.length);
+    for (const { gradient, mask, gridWidth, gridHeight, landmarks, sizeMap, width, height, centre, within } of photos) {
+      const guides = buildGuides(gradient, mask, gridWidth, gridHeight, landmarks);
+      const laid = laySeeds(sizeMap, guides, mask, width, height, centre, createRandom(1), within);
+      const { differing, moved } = compare(laid, width, height);
+      expect(differing).toBe(0);
+      expect(moved).toBeGreaterThan(laid.count / 2);
+    }
+  });
+
+  it("and shaken grids, one stone, stones of the eyes' size and stones off the artwork", () => {
+    for (const [jitter, turn] of [
+      [2.5, 0.3],
+      [6, 1.2],
+      [0, 0],
+    ] as const) {
+      expect(compare(shakenGrid(jitter, turn), width, height).differing).toBe(0);
+    }
+    const fine = shakenGrid(1.5, 0.4);
+    fine.size.fill(7.5);
+    expect(compare(fine, width, height).differing).toBe(0);
+    const off = shakenGrid(3, 0.2);
+    off.x[0] = -5;
+    off.y[0] = height + 3;
+    expect(compare(off, width, height).differing).toBe(0);
+    const lone: Seeds = { ...copyOf(off), count: 1 };
+    expect(compare(lone, width, height).differing).toBe(0);
   });
 });

@@ -3,7 +3,8 @@ import type { Point } from './geometry.js';
 import { LAYOUT, STORY_LAYOUT } from './layout.js';
 import { forEachRingPlace } from './pattern.js';
 import { NO_TILE } from './refine.js';
-import { scratch } from './scratch.js';
+import { addressOf, scratch } from './scratch.js';
+import { memory, wasmFunction } from './wasm.js';
 
 /**
  * The story's own background stones: on the 4:5's concentric rings around the face (the same
@@ -64,7 +65,7 @@ export function ringSeeds(
  * about half a spacing (by the squares' own Chebyshev measure) from its nearest seed, so squares of
  * this size overlap enough that each pixel's nearest seed is among those claiming it.
  */
-const REACH = 0.6;
+export const REACH = 0.6;
 /** How far (pixels) a seed's square reaches from it, at most. */
 export const SQUARE_REACH = Math.ceil(REACH * SPACING * Math.SQRT2);
 
@@ -90,7 +91,7 @@ export const FREE = NO_TILE;
  * new stone beside it, as a mosaicist cuts one stone to fit rather than set a chip. (The frame cuts
  * stones along the window's edge as the 4:5's are cut: those stay.)
  */
-const CHIP = 0.2;
+export const CHIP = 0.2;
 
 /**
  * Gives each free pixel of the field its nearest seed's tile by the Chebyshev distance in the
@@ -99,184 +100,166 @@ const CHIP = 0.2;
  * what is left around it. Rather than search the seeds for each pixel, each seed paints its tile
  * over its own oriented square, row by row, keeping the nearer seed where squares overlap (a
  * distance buffer holds each claimed pixel's nearest so far). `free` is how many free pixels the
- * field has: should a square miss any, the nearest seed around takes them.
+ * field has: should a square miss any, the nearest seed around takes them. Then the chips join
+ * their neighbours (`CHIP`). Runs in the engine's WebAssembly (`assembly/story-rings.ts`) on
+ * `labels` in place: they must be a scratch array. Seed `s` must be tile `first + s`, as
+ * `ringSeeds` numbers them.
  */
 export function assignNearest(labels: Uint16Array, field: Field, seeds: RingSeed[], first: number, free: number): void {
   const { width, offset } = STORY_LAYOUT;
-  const { from, to, left, right, mixed } = field;
-  const span = right - left;
-  const rows = to - from;
-  const distance = scratch('story-distance', Float32Array, span * rows);
-  // Rows with no kept tile start out free: no label needs checking there.
-  const unclaimed = Number.POSITIVE_INFINITY;
-  for (let y = 0; y < rows; y++) if (mixed[y] === 0) distance.fill(unclaimed, y * span, (y + 1) * span);
-  // Each seed's pixels, counted where kept tiles may cut its stone short.
-  const area = scratch('story-area', Int32Array, seeds.length).fill(0);
-  const within = scratch('story-within', Uint8Array, seeds.length).fill(0);
+  const { from, to, left, right } = field;
+  const count = seeds.length;
+  const at = inPlace(labels);
+  const packed = packSeeds(seeds);
+  const mixed = addressOf(field.mixed, 'story-mixed-input');
+  const distance = scratch('story-distance', Float32Array, (right - left) * (to - from)).byteOffset;
+  const area = scratch('story-area', Int32Array, count).byteOffset;
+  const within = scratch('story-within', Uint8Array, count).byteOffset;
+  const spans = scratch('story-free-spans', Int32Array, 2 * (to - from)).byteOffset;
   const reach = REACH * SPACING;
-  const top = from - offset;
-  const limit = first + seeds.length;
-  let claimed = 0;
-  for (let s = 0; s < seeds.length; s++) {
-    const { x: sx, y: sy, cos, sin, tile } = seeds[s] as RingSeed;
-    // The square's bounding rows, then on each row the columns inside both of its slabs.
-    const extent = reach * (Math.abs(cos) + Math.abs(sin));
-    const y0 = Math.max(0, Math.ceil(sy - extent - top - 0.5));
-    const y1 = Math.min(rows - 1, Math.floor(sy + extent - top - 0.5));
-    within[s] = mixed.subarray(y0, y1 + 1).every((m) => m === 1) ? 1 : 0;
-    let own = 0;
-    for (let y = y0; y <= y1; y++) {
-      const dy = top + y + 0.5 - sy;
-      // |dx·cos + dy·sin| ≤ reach and |dy·cos − dx·sin| ≤ reach, solved for dx.
-      let lo = -extent;
-      let hi = extent;
-      if (Math.abs(cos) > 1e-9) {
-        const a = (-reach - dy * sin) / cos;
-        const b = (reach - dy * sin) / cos;
-        lo = Math.max(lo, Math.min(a, b));
-        hi = Math.min(hi, Math.max(a, b));
-      }
-      if (Math.abs(sin) > 1e-9) {
-        const a = (dy * cos - reach) / sin;
-        const b = (dy * cos + reach) / sin;
-        lo = Math.max(lo, Math.min(a, b));
-        hi = Math.min(hi, Math.max(a, b));
-      }
-      const x0 = Math.max(left, Math.ceil(sx + lo - 0.5));
-      const x1 = Math.min(right - 1, Math.floor(sx + hi - 0.5));
-      const row = y * span - left;
-      const out = (from + y) * width;
-      const alongY = dy * sin;
-      const acrossY = dy * cos;
-      if (mixed[y] === 0) {
-        for (let x = x0; x <= x1; x++) {
-          const dx = x + 0.5 - sx;
-          const u = Math.abs(dx * cos + alongY);
-          const v = Math.abs(acrossY - dx * sin);
-          const d = u > v ? u : v;
-          const before = distance[row + x] as number;
-          if (d < before) {
-            if (before === unclaimed) claimed++;
-            distance[row + x] = d;
-            labels[out + x] = tile;
-          }
-        }
-        continue;
-      }
-      for (let x = x0; x <= x1; x++) {
-        const l = labels[out + x] as number;
-        if (l !== FREE && (l < first || l >= limit)) continue;
-        const dx = x + 0.5 - sx;
-        const u = Math.abs(dx * cos + alongY);
-        const v = Math.abs(acrossY - dx * sin);
-        const d = u > v ? u : v;
-        if (l === FREE) {
-          claimed++;
-        } else if (d < (distance[row + x] as number)) {
-          area[l - first] = (area[l - first] as number) - 1;
-        } else continue;
-        distance[row + x] = d;
-        labels[out + x] = tile;
-        own++;
-      }
-    }
-    area[s] = (area[s] as number) + own;
+  const claimed = assignSquares(
+    at,
+    width,
+    offset,
+    from,
+    to,
+    left,
+    right,
+    mixed,
+    packed,
+    count,
+    first,
+    reach,
+    distance,
+    area,
+    within,
+    spans,
+  );
+  if (claimed < free) {
+    const columns = Math.ceil(width / SPACING) + 4;
+    const buckets = (Math.ceil(STORY_LAYOUT.height / SPACING) + BUCKET_MARGIN) * columns;
+    const starts = scratch('story-bucket-starts', Int32Array, buckets + 1).byteOffset;
+    const members = scratch('story-bucket-members', Int32Array, count).byteOffset;
+    fillUnreached(
+      at,
+      width,
+      offset,
+      from,
+      to,
+      left,
+      right,
+      packed,
+      count,
+      first,
+      SPACING,
+      columns,
+      buckets,
+      starts,
+      members,
+    );
   }
-  if (claimed < free) fillUnreached(labels, field, seeds, first);
-  mergeChips(labels, field, seeds, first, area, within);
+  const votes = scratch('story-votes', Int32Array, count).byteOffset;
+  const order = scratch('story-vote-order', Int32Array, count).byteOffset;
+  mergeChips(
+    at,
+    width,
+    offset,
+    from,
+    to,
+    left,
+    right,
+    packed,
+    count,
+    first,
+    reach,
+    CHIP * SPACING * SPACING,
+    area,
+    within,
+    votes,
+    order,
+  );
 }
 
-/** Each chip's pixels go to the new stone it borders most (a chip among kept tiles only stays). */
-function mergeChips(
-  labels: Uint16Array,
-  field: Field,
-  seeds: RingSeed[],
-  first: number,
-  area: Int32Array,
-  within: Uint8Array,
-): void {
-  const { width, offset } = STORY_LAYOUT;
-  const chip = CHIP * SPACING * SPACING;
-  const limit = first + seeds.length;
-  const reach = REACH * SPACING;
-  const votes = new Map<number, number>();
-  const isChip = (s: number) => within[s] === 1 && (area[s] as number) < chip;
-  const vote = (l: number, tile: number) => {
-    if (l !== tile && l >= first && l < limit && !isChip(l - first)) votes.set(l, (votes.get(l) ?? 0) + 1);
-  };
-  for (let s = 0; s < seeds.length; s++) {
-    const size = area[s] as number;
-    if (within[s] === 0 || size === 0 || size >= chip) continue;
-    const { x: sx, y: sy, cos, sin, tile } = seeds[s] as RingSeed;
-    // The seed's square's bounds: no pixel of its tile lies beyond them.
-    const extent = Math.ceil(reach * (Math.abs(cos) + Math.abs(sin))) + 1;
-    const x0 = Math.max(field.left + 1, Math.floor(sx) - extent);
-    const x1 = Math.min(field.right - 1, Math.ceil(sx) + extent);
-    const y0 = Math.max(field.from + 1, Math.floor(sy) + offset - extent);
-    const y1 = Math.min(field.to - 1, Math.ceil(sy) + offset + extent);
-    votes.clear();
-    for (let y = y0; y < y1; y++) {
-      for (let x = x0, i = y * width + x0; x < x1; x++, i++) {
-        if (labels[i] !== tile) continue;
-        vote(labels[i - 1] as number, tile);
-        vote(labels[i + 1] as number, tile);
-        vote(labels[i - width] as number, tile);
-        vote(labels[i + width] as number, tile);
-      }
-    }
-    let into = -1;
-    let most = 0;
-    for (const [l, count] of votes) {
-      if (count > most) {
-        most = count;
-        into = l;
-      }
-    }
-    if (into < 0) continue;
-    for (let y = y0; y < y1; y++) {
-      for (let x = x0, i = y * width + x0; x < x1; x++, i++) if (labels[i] === tile) labels[i] = into;
-    }
-    area[into - first] = (area[into - first] as number) + size;
-    area[s] = 0;
+/**
+ * Rows of buckets beyond the canvas's own for `fillUnreached`: two before its first, as the keys
+ * count them, and four each side for its search.
+ */
+const BUCKET_MARGIN = 12;
+/** Doubles per packed seed: x, y, cos, sin. */
+const SEED_DOUBLES = 4;
+
+/** The seeds as the WebAssembly reads them, packed in a scratch array; returns its address. */
+function packSeeds(seeds: RingSeed[]): number {
+  const packed = scratch('story-seeds', Float64Array, seeds.length * SEED_DOUBLES);
+  for (let s = 0, i = 0; s < seeds.length; s++, i += SEED_DOUBLES) {
+    const { x, y, cos, sin } = seeds[s] as RingSeed;
+    packed[i] = x;
+    packed[i + 1] = y;
+    packed[i + 2] = cos;
+    packed[i + 3] = sin;
   }
+  return packed.byteOffset;
 }
 
-/** Free pixels no square reached join the nearest seed around them (searched by buckets of one spacing). */
-function fillUnreached(labels: Uint16Array, field: Field, seeds: RingSeed[], first: number): void {
-  const { width, offset } = STORY_LAYOUT;
-  const columns = Math.ceil(width / SPACING) + 4;
-  const buckets = new Map<number, RingSeed[]>();
-  const bucketOf = (x: number, y: number) => (Math.floor(y / SPACING) + 2) * columns + Math.floor(x / SPACING) + 2;
-  for (const seed of seeds) {
-    const k = bucketOf(seed.x, seed.y + offset);
-    const list = buckets.get(k);
-    if (list) list.push(seed);
-    else buckets.set(k, [seed]);
-  }
-  for (let y = field.from; y < field.to; y++) {
-    for (let x = field.left, i = y * width + x; x < field.right; x++, i++) {
-      if (labels[i] !== FREE) continue;
-      const px = x + 0.5;
-      const py = y - offset + 0.5;
-      const home = bucketOf(px, y + 0.5);
-      let best = -1;
-      let bestDistance = Number.POSITIVE_INFINITY;
-      for (let ring = 1; ring <= 4 && best < 0; ring++) {
-        for (let j = -ring; j <= ring; j++) {
-          for (let k = -ring; k <= ring; k++) {
-            for (const seed of buckets.get(home + j * columns + k) ?? []) {
-              const u = Math.abs((seed.x - px) * seed.cos + (seed.y - py) * seed.sin);
-              const v = Math.abs((seed.y - py) * seed.cos - (seed.x - px) * seed.sin);
-              const d = u > v ? u : v;
-              if (d < bestDistance) {
-                bestDistance = d;
-                best = seed.tile;
-              }
-            }
-          }
-        }
-      }
-      if (best >= first) labels[i] = best;
-    }
-  }
+/** The address of an array the WebAssembly writes in place, which must lie in its memory. */
+function inPlace(labels: Uint16Array): number {
+  if (labels.buffer !== memory.buffer) throw new Error("the story's labels must be a scratch array");
+  return labels.byteOffset;
 }
+
+/** The story's canvas width and offset, then the field's rows and columns. */
+type FieldBounds = [width: number, offset: number, from: number, to: number, left: number, right: number];
+
+const assignSquares =
+  wasmFunction<
+    (
+      labels: number,
+      ...rest: [
+        ...FieldBounds,
+        mixed: number,
+        seeds: number,
+        count: number,
+        first: number,
+        reach: number,
+        distance: number,
+        area: number,
+        within: number,
+        spans: number,
+      ]
+    ) => number
+  >('storyAssignSquares');
+const mergeChips =
+  wasmFunction<
+    (
+      labels: number,
+      ...rest: [
+        ...FieldBounds,
+        seeds: number,
+        count: number,
+        first: number,
+        reach: number,
+        chip: number,
+        area: number,
+        within: number,
+        votes: number,
+        order: number,
+      ]
+    ) => void
+  >('storyMergeChips');
+const fillUnreached =
+  wasmFunction<
+    (
+      labels: number,
+      ...rest: [
+        ...FieldBounds,
+        seeds: number,
+        count: number,
+        first: number,
+        spacing: number,
+        columns: number,
+        buckets: number,
+        starts: number,
+        members: number,
+      ]
+    ) => void
+  >('storyFillUnreached');

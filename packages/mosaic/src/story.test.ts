@@ -12,13 +12,15 @@ import { LAYOUT, POST_WINDOW, STORY_LAYOUT } from './layout.js';
 import { createRandom } from './random.js';
 import { NO_TILE } from './refine.js';
 import { type RenderDetails, renderDetailed } from './render.js';
-import { decode, findFace, frame, type Painted, paint, segment, storyOf, tessellate } from './stages.js';
-import type { PaintedStory } from './story.js';
+import { decode, type Framed, findFace, frame, type Painted, paint, segment, storyOf, tessellate } from './stages.js';
+import { type PaintedStory, paintStory } from './story.js';
 import { landmarkBounds } from './story-figure.js';
 import type { Tiles } from './superpixels.js';
 import { type FaceReading, loadFaceApi, readFaces } from './testing/face-api.js';
 import { toRgb } from './testing/images.js';
 import { portrait } from './testing/photos.js';
+import { paintStory as referenceStory } from './testing/reference/story.js';
+import { differingElements } from './testing/same-bits.js';
 
 /**
  * The 9:16 story version: a second picture of the same mosaic, for stories and reels, whose
@@ -178,11 +180,12 @@ describe.each(['sample1', 'sample3'])('what the story of %s hands on', (name) =>
   let painted: Painted;
   let story: PaintedStory;
   let centre: { x: number; y: number };
+  let framed: Framed;
 
   beforeAll(async () => {
     await loadModels();
     const decoded = await decode(await portrait(name));
-    const framed = await frame(decoded, await findFace(decoded));
+    framed = await frame(decoded, await findFace(decoded));
     const random = createRandom(1);
     tiles = await tessellate(framed, await segment(framed), random);
     painted = await paint(tiles, framed, DEFAULT_ART, 'standard', random);
@@ -265,6 +268,31 @@ describe.each(['sample1', 'sample3'])('what the story of %s hands on', (name) =>
     for (const side of sides) expect(middle - side, 'the middle lower than the sides').toBeGreaterThan(60);
     // Nowhere does it reach the 4:5 window's bottom, where the 4:5 cuts it straight.
     expect(middle).toBeLessThan(POST_WINDOW.bottom + STORY_LAYOUT.offset - 20);
+  });
+
+  // Last: it paints the story anew over the scratch arrays the tests above read.
+  it.each([1, 2])('labels and paints as the JavaScript it replaced, seed %i', async (seed) => {
+    const frameOf = await frameOverlay(DEFAULT_ART, 'standard', 'story');
+    const face = landmarkBounds(framed.landmarks);
+    const input = (random: () => number) => ({
+      tiles,
+      look: painted.look,
+      painted: painted.rgb,
+      style: painted.style,
+      centre,
+      face,
+      frame: frameOf,
+      random,
+    });
+    const want = referenceStory(input(createRandom(seed)));
+    const wantLabels = want.labels.slice();
+    const wantRgb = want.rgb.slice();
+    const got = paintStory(input(createRandom(seed)));
+    expect(got.look.count).toBe(want.look.count);
+    expect(differingElements(got.labels, wantLabels)).toBe(0);
+    expect(differingElements(got.rgb, wantRgb)).toBe(0);
+    expect(differingElements(got.look.colours, want.look.colours)).toBe(0);
+    expect(differingElements(got.look.rgb, want.look.rgb)).toBe(0);
   });
 });
 

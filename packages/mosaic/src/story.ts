@@ -6,7 +6,7 @@ import { allocateLook, drawTilesIn, lookOfPatternTile, nearFigure, type PaintSty
 import { patternIndex } from './pattern.js';
 import { PLAQUE_OPAQUE, type Plaque } from './plaque.js';
 import { NO_TILE } from './refine.js';
-import { scratch } from './scratch.js';
+import { addressOf, scratch } from './scratch.js';
 import { keptTiles, ringPhases } from './story-figure.js';
 import {
   assignNearest,
@@ -19,6 +19,7 @@ import {
   STORY_RINGS,
 } from './story-rings.js';
 import type { Tiles } from './superpixels.js';
+import { wasmFunction } from './wasm.js';
 
 /**
  * The 9:16 story version of a painted 4:5 artwork, as one composition: a single window, the 4:5's
@@ -117,19 +118,111 @@ export function paintStory({ tiles, look, painted, style, centre, face, frame, r
   return { rgb: out, labels, look: { ...storyLook, count: plaqueTile }, frame };
 }
 
+/*
+ * The label loops, in the engine's WebAssembly (`assembly/story.ts`). They work on the story's
+ * labels in place, a scratch array, by their address.
+ */
+const keepLoop =
+  wasmFunction<
+    (
+      labels: number,
+      post: number,
+      postWidth: number,
+      width: number,
+      offset: number,
+      from: number,
+      to: number,
+      left: number,
+      right: number,
+      cutTop: number,
+      cutBottom: number,
+      keep: number,
+      tiles: number,
+      cells: number,
+      columns: number,
+      rows: number,
+      row: number,
+    ) => number
+  >('storyKeepTiles');
+const cutLoop =
+  wasmFunction<
+    (
+      labels: number,
+      width: number,
+      rgba: number,
+      left: number,
+      top: number,
+      plaqueWidth: number,
+      plaqueHeight: number,
+      opaque: number,
+      tile: number,
+      cells: number,
+      columns: number,
+      rows: number,
+    ) => number
+  >('storyCutPlaque');
+const relabelLoop =
+  wasmFunction<
+    (
+      labels: number,
+      width: number,
+      left: number,
+      top: number,
+      boxWidth: number,
+      boxHeight: number,
+      from: number,
+      to: number,
+    ) => void
+  >('storyRelabel');
+const clearLoop =
+  wasmFunction<
+    (
+      labels: number,
+      width: number,
+      from: number,
+      to: number,
+      left: number,
+      right: number,
+      windowTop: number,
+      windowBottom: number,
+      windowLeft: number,
+      windowRight: number,
+      value: number,
+    ) => void
+  >('storyClearBeyond');
+const contactLoop =
+  wasmFunction<
+    (
+      labels: number,
+      width: number,
+      cells: number,
+      columns: number,
+      rows: number,
+      rowFrom: number,
+      rowTo: number,
+      left: number,
+      right: number,
+      figure: number,
+      count: number,
+      end: number,
+      contact: number,
+    ) => void
+  >('storyContact');
+
 /** The plaque's label while the seeds are laid and assigned (no tile has it: fewer tiles fit 16 bits). */
 const PLAQUE = NO_TILE - 1;
 
 /**
  * Which cells of the story hold a pixel whose label differs from the 4:5's there (or any pixel,
  * outside the 4:5's rows) or lie within `LOOK` of one: only there can the story's pixels differ
- * from the painted 4:5's.
+ * from the painted 4:5's. The WebAssembly marks them (`assembly/story.ts`, with the same `CELL`
+ * and `LOOK`).
  */
 class Changes {
   readonly columns: number;
   readonly rows: number;
   readonly cells: Uint8Array;
-  /** The cells of one row of pixels that hold a changed pixel, for `markRow`. */
+  /** The cells of one row of pixels that hold a changed pixel, for `keepTiles`. */
   readonly row: Uint8Array;
 
   constructor(width: number, height: number) {
@@ -137,27 +230,6 @@ class Changes {
     this.rows = height >> CELL_BITS;
     this.cells = scratch('story-changed', Uint8Array, this.columns * this.rows).fill(0);
     this.row = scratch('story-changed-row', Uint8Array, this.columns).fill(0);
-  }
-
-  /** Marks row `y`'s pixels `x0`–`x1` (exclusive) as changed. */
-  mark(y: number, x0: number, x1: number): void {
-    const c0 = Math.max(0, (x0 - LOOK) >> CELL_BITS);
-    const c1 = Math.min(this.columns - 1, (x1 - 1 + LOOK) >> CELL_BITS);
-    const r0 = Math.max(0, (y - LOOK) >> CELL_BITS);
-    const r1 = Math.min(this.rows - 1, (y + LOOK) >> CELL_BITS);
-    for (let r = r0; r <= r1; r++) this.cells.fill(1, r * this.columns + c0, r * this.columns + c1 + 1);
-  }
-
-  /** Marks the cells `row` holds (and clears it) for pixel row `y` and the rows within `LOOK` of it. */
-  markRow(y: number): void {
-    const { row, columns, cells } = this;
-    const r0 = Math.max(0, (y - LOOK) >> CELL_BITS);
-    const r1 = Math.min(this.rows - 1, (y + LOOK) >> CELL_BITS);
-    for (let c = 0; c < columns; c++) {
-      if (row[c] === 0) continue;
-      row[c] = 0;
-      for (let r = r0; r <= r1; r++) cells[r * columns + c] = 1;
-    }
   }
 
   /** Whether a changed cell lies within `reach` of (x, y). */
@@ -176,30 +248,26 @@ class Changes {
 /** Copies the kept tiles' labels into the field and marks where the rest lie; returns how many pixels are free. */
 function keepTiles(labels: Uint16Array, field: Field, tiles: Tiles, keep: Uint8Array, changes: Changes): number {
   const { width, offset } = STORY_LAYOUT;
-  const { from, to, left, right } = field;
-  const post = tiles.labels;
-  let free = 0;
-  for (let y = from; y < to; y++) {
-    const y4 = y - offset;
-    if (y4 < tiles.cut.top || y4 >= tiles.cut.bottom) {
-      changes.mark(y, left, right);
-      free += right - left;
-      continue;
-    }
-    // The row as the 4:5 has it, then the dropped tiles' pixels freed.
-    const storyRow = y * width;
-    labels.set(post.subarray(y4 * LAYOUT.width + left, y4 * LAYOUT.width + right), storyRow + left);
-    for (let x = left, i = storyRow + left; x < right; x++, i++) {
-      if (keep[labels[i] as number] === 1) continue;
-      labels[i] = FREE;
-      free++;
-      // The cells within LOOK of the pixel, on its row.
-      changes.row[(x - LOOK) >> CELL_BITS] = 1;
-      changes.row[(x + LOOK) >> CELL_BITS] = 1;
-    }
-    changes.markRow(y);
-  }
-  return free;
+  const { cells, columns, rows, row } = changes;
+  return keepLoop(
+    labels.byteOffset,
+    addressOf(tiles.labels, 'story-post-labels'),
+    LAYOUT.width,
+    width,
+    offset,
+    field.from,
+    field.to,
+    field.left,
+    field.right,
+    tiles.cut.top,
+    tiles.cut.bottom,
+    addressOf(keep, 'story-keep'),
+    keep.length,
+    cells.byteOffset,
+    columns,
+    rows,
+    row.byteOffset,
+  );
 }
 
 /**
@@ -207,43 +275,46 @@ function keepTiles(labels: Uint16Array, field: Field, tiles: Tiles, keep: Uint8A
  * how many.
  */
 function cutPlaque(labels: Uint16Array, plaque: Plaque, tile: number, changes: Changes): number {
-  const { width } = STORY_LAYOUT;
-  let cut = 0;
-  for (let y = 0; y < plaque.height; y++) {
-    const sy = plaque.top + y;
-    for (let x = 0; x < plaque.width; x++) {
-      if ((plaque.rgba[(y * plaque.width + x) * 4 + 3] as number) < PLAQUE_OPAQUE) continue;
-      const i = sy * width + plaque.left + x;
-      // A kept tile under the plaque keeps its pixels (the plaque hides them).
-      if (labels[i] !== FREE) continue;
-      labels[i] = tile;
-      cut++;
-    }
-    changes.mark(sy, plaque.left, plaque.left + plaque.width);
-  }
-  return cut;
+  const { cells, columns, rows } = changes;
+  return cutLoop(
+    labels.byteOffset,
+    STORY_LAYOUT.width,
+    addressOf(plaque.rgba, 'story-plaque-rgba'),
+    plaque.left,
+    plaque.top,
+    plaque.width,
+    plaque.height,
+    PLAQUE_OPAQUE,
+    tile,
+    cells.byteOffset,
+    columns,
+    rows,
+  );
 }
 
 /** Relabels the plaque's pixels labelled `from` as `to`. */
 function relabel(labels: Uint16Array, plaque: Plaque, from: number, to: number): void {
-  const { width } = STORY_LAYOUT;
-  for (let y = plaque.top; y < plaque.top + plaque.height; y++) {
-    for (let x = plaque.left, i = y * width + x; x < plaque.left + plaque.width; x++, i++) {
-      if (labels[i] === from) labels[i] = to;
-    }
-  }
+  const { left, top, width, height } = plaque;
+  relabelLoop(labels.byteOffset, STORY_LAYOUT.width, left, top, width, height, from, to);
 }
 
 /** NO_TILE on the two pixels around the window the labels reached for drawing. */
 function clearBeyond(labels: Uint16Array, field: Field, window: Window): void {
-  const { width } = STORY_LAYOUT;
-  for (const y of [field.from, field.from + 1, window.bottom, window.bottom + 1]) {
-    labels.fill(NO_TILE, y * width + field.left, y * width + field.right);
-  }
-  for (let y = window.top; y < window.bottom; y++) {
-    labels.fill(NO_TILE, y * width + field.left, y * width + window.left);
-    labels.fill(NO_TILE, y * width + window.right, y * width + field.right);
-  }
+  const { from, to, left, right } = field;
+  const at = labels.byteOffset;
+  clearLoop(
+    at,
+    STORY_LAYOUT.width,
+    from,
+    to,
+    left,
+    right,
+    window.top,
+    window.bottom,
+    window.left,
+    window.right,
+    NO_TILE,
+  );
 }
 
 /**
@@ -269,33 +340,34 @@ function newColours(
   // figure lies in the 4:5's rows, and new stones there only in the changed cells.
   const contact = scratch('story-contact', Uint16Array, seeds.length).fill(0);
   const end = count + seeds.length;
-  const { columns, cells } = changes;
   const rowFrom = Math.max(field.from + 1, tiles.cut.top + offset);
   const rowTo = Math.min(field.to - 1, tiles.cut.bottom + offset);
-  for (let c = 0; c < cells.length; c++) {
-    if (cells[c] === 0) continue;
-    const cx = (c % columns) * CELL;
-    const cy = Math.floor(c / columns) * CELL;
-    const x0 = Math.max(field.left + 1, cx);
-    const x1 = Math.min(field.right - 1, cx + CELL);
-    for (let y = Math.max(rowFrom, cy); y < Math.min(rowTo, cy + CELL); y++) {
-      for (let x = x0, i = y * width + x0; x < x1; x++, i++) {
-        const a = labels[i] as number;
-        if (a < count || a >= end) continue;
-        const touching =
-          (figure[labels[i - 1] as number] as number) +
-          (figure[labels[i + 1] as number] as number) +
-          (figure[labels[i - width] as number] as number) +
-          (figure[labels[i + width] as number] as number);
-        if (touching > 0) contact[a - count] = (contact[a - count] as number) + touching;
-      }
-    }
-  }
+  const { cells, columns, rows } = changes;
+  // Pixels on the field's edge have no neighbour beyond it to count.
+  const left = field.left + 1;
+  const right = field.right - 1;
+  const at = labels.byteOffset;
+  const cellsAt = cells.byteOffset;
+  contactLoop(
+    at,
+    width,
+    cellsAt,
+    columns,
+    rows,
+    rowFrom,
+    rowTo,
+    left,
+    right,
+    figure.byteOffset,
+    count,
+    end,
+    contact.byteOffset,
+  );
   // The figure lies within the 4:5's cut: a stone two rings beyond it is far from the figure.
   const area = { left: 0, top: tiles.cut.top - 2 * SPACING, right: width, bottom: tiles.cut.bottom + 2 * SPACING };
   const nearKept = nearFigure(count, tiles.x, tiles.y, (t) => figure[t] === 1, area);
   const quiet = (x: number, y: number) => y >= area.top && y < area.bottom && nearKept(x, y);
-  const colours = new Uint8Array(seeds.length);
+  const colours = scratch('story-colours', Uint8Array, seeds.length);
   for (const [s, { x, y }] of seeds.entries()) {
     colours[s] =
       (contact[s] as number) >= OUTLINE_CONTACT

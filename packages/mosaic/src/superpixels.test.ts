@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { buildSizeMap } from './detail.js';
 import type { Window } from './geometry.js';
 import { sobel } from './gradient.js';
 import { buildGuides, GUIDE_CELL } from './guides.js';
 import type { Landmarks } from './landmarks.js';
+import { LAYOUT, POST_WINDOW } from './layout.js';
+import { personProbability } from './person-mask.js';
 import { createRandom } from './random.js';
-import { placeSeeds } from './seeds.js';
-import { buildTiles, NO_TILE, quarterOf } from './superpixels.js';
+import { placeSeeds, type Seeds } from './seeds.js';
+import { buildTiles, NO_TILE, quarterOf, type Tiles, type WorkingImage } from './superpixels.js';
+import { framedInputs } from './testing/framed-inputs.js';
+import { quarterOf as referenceQuarter, buildTiles as referenceTiles } from './testing/reference/superpixels.js';
+import { differingElements } from './testing/same-bits.js';
 
 /**
  * The tessellation on a synthetic picture: a dark and a light half meeting on a slanted edge,
@@ -210,6 +216,114 @@ describe('buildTiles within a part of the artwork', () => {
         if (inCut) expect(t).toBeLessThan(count);
         else expect(t).toBe(NO_TILE);
       }
+    }
+  });
+});
+
+/** The fields of two cuts that differ in any bit: none when the WebAssembly cut as the JavaScript did. */
+function differingFields(got: Tiles, want: Tiles): string[] {
+  const differing: string[] = [];
+  if (got.count !== want.count) differing.push('count');
+  if (JSON.stringify(got.cut) !== JSON.stringify(want.cut)) differing.push('cut');
+  for (const key of [
+    'labels',
+    'person',
+    'outline',
+    'seed',
+    'line',
+    'spacing',
+    'x',
+    'y',
+    'cos',
+    'sin',
+    'lab',
+  ] as const) {
+    if (differingElements(got[key], want[key]) !== 0) differing.push(key);
+  }
+  return differing;
+}
+
+/** The stones laid on a test portrait as the render lays them, with its working image. */
+async function portraitCut(name: string, within: Window) {
+  const { framed, person } = await framedInputs(name);
+  const { half, landmarks } = framed;
+  const mask = personProbability(framed, person);
+  const quarter = quarterOf(half.data, mask, half.width, half.height);
+  const want = referenceQuarter(half.data, mask, half.width, half.height);
+  const quarterDiffering = differingElements(quarter.lab, want.lab) + differingElements(quarter.mask, want.mask);
+  const luma = new Float32Array(quarter.mask.length).map((_, i) => quarter.lab[i * 3] as number);
+  const gradient = sobel(luma, quarter.width, quarter.height, 'test-portrait-luma');
+  const { width, height } = LAYOUT;
+  const sizes = buildSizeMap(gradient.magnitude, quarter.mask, quarter.width, quarter.height, GUIDE_CELL, landmarks);
+  const guides = buildGuides(gradient, quarter.mask, quarter.width, quarter.height, landmarks);
+  const seeds: Seeds = placeSeeds(
+    sizes,
+    guides,
+    quarter.mask,
+    width,
+    height,
+    framed.framing.target,
+    createRandom(1),
+    within,
+  );
+  const working: WorkingImage = { ...half, rgb: half.data, mask, lab: quarter.lab, labWidth: quarter.width };
+  return { working, seeds, quarterDiffering };
+}
+
+describe('the tessellation in WebAssembly', () => {
+  const { width, height } = LAYOUT;
+  const margin = 4;
+  const cut = {
+    left: POST_WINDOW.left - margin,
+    top: POST_WINDOW.top - margin,
+    right: POST_WINDOW.right + margin,
+    bottom: POST_WINDOW.bottom + margin,
+  };
+
+  it.each([
+    ['sample1', cut],
+    ['sample4', cut],
+    ['sample6', { left: 0, top: 0, right: width, bottom: height }],
+  ])('cuts %s into the very tiles the JavaScript cut', { timeout: 60_000 }, async (name, within) => {
+    const { working, seeds, quarterDiffering } = await portraitCut(name, within);
+    expect(quarterDiffering).toBe(0);
+    const want = referenceTiles(working, seeds, width, height, within);
+    const got = buildTiles(working, seeds, width, height, within);
+    expect(got.count).toBeGreaterThan(1000);
+    expect(differingFields(got, want)).toEqual([]);
+  });
+
+  it('cuts the synthetic scene, whole and in odd parts, as the JavaScript did', () => {
+    const { half, seeds } = scene();
+    for (const within of [
+      { left: 0, top: 0, right: width, bottom: height },
+      { left: 41, top: 31, right: 279, bottom: 199 },
+      { left: 2, top: 0, right: 18, bottom: 240 },
+      { left: 100, top: 100, right: 103, bottom: 101 },
+    ]) {
+      const sceneWidth = half.width * 2;
+      const sceneHeight = half.height * 2;
+      const want = referenceTiles(half, seeds, sceneWidth, sceneHeight, within);
+      const got = buildTiles(half, seeds, sceneWidth, sceneHeight, within);
+      expect(got.count).toBeGreaterThan(0);
+      expect(differingFields(got, want)).toEqual([]);
+    }
+  });
+
+  it('averages odd-sized images into quarters as the JavaScript did', () => {
+    for (const [w, h] of [
+      [1, 1],
+      [3, 5],
+      [8, 7],
+      [17, 2],
+    ] as const) {
+      const rgb = new Uint8Array(w * h * 3).map((_, i) => (i * 97 + w * 13) % 256);
+      const mask = new Float32Array(w * h).map((_, i) => ((i * 37) % 101) / 100);
+      const got = quarterOf(rgb, mask, w, h);
+      const want = referenceQuarter(rgb, mask, w, h);
+      expect([got.width, got.height]).toEqual([want.width, want.height]);
+      expect(differingElements(got.lab, want.lab)).toBe(0);
+      expect(differingElements(got.mask, want.mask)).toBe(0);
     }
   });
 });

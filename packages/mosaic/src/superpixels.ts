@@ -2,9 +2,10 @@ import { imageToLab } from './colour.js';
 import { enforceConnectivity } from './connectivity.js';
 import { type Window, wholeImage } from './geometry.js';
 import { NO_TILE, refineToFull } from './refine.js';
-import { scratch } from './scratch.js';
+import { addressOf, scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
-import { type Centres, CORNER, colourWeight, createCentres, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
+import { BROAD_FROM, type Centres, CORNER, colourWeight, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
+import { wasmFunction } from './wasm.js';
 
 export { NO_TILE } from './refine.js';
 export type { WorkingImage } from './slic-metric.js';
@@ -20,9 +21,8 @@ export type { WorkingImage } from './slic-metric.js';
  * Search window (half its side) in tile spacings, along the image's axes. A tile's own rectangle
  * reaches 0.56 along its row and 0.5 across, 0.75 at its corner, which a window turned 45° just
  * misses; the settled stones (`settle.ts`) leave few places that far from every one. A pixel no
- * window reaches joins the tile beside it (`connectivity.ts`). 0.85 let the stones reach deep into
- * their neighbours' corners and holes (rectangularity 0.794–0.814; 0.800–0.818 now) and searched
- * 40 % more pixels.
+ * window reaches joins the tile beside it (`connectivity.ts`). A wider window let the stones reach deep
+ * into their neighbours' corners and holes (less rectangular stones) and searched more pixels.
  */
 const WINDOW = 0.72;
 
@@ -55,6 +55,30 @@ export interface Tiles {
   lab: Float32Array;
 }
 
+const tileFieldsLoop =
+  wasmFunction<
+    (
+      count: number,
+      origin: number,
+      sizes: number,
+      outlines: number,
+      lines: number,
+      xs: number,
+      ys: number,
+      ls: number,
+      as: number,
+      bs: number,
+      spacing: number,
+      outline: number,
+      line: number,
+      x: number,
+      y: number,
+      lab: number,
+    ) => void
+  >('tileFields');
+
+const splitLabLoop = wasmFunction<(lab: number, count: number, ls: number, as: number, bs: number) => void>('splitLab');
+
 /**
  * The tiles of the seeds, cut from the artwork's part `within` only (default: all of it); the
  * seeds whose stones lie wholly outside it make no tile.
@@ -67,29 +91,39 @@ export function buildTiles(
   within: Window = wholeImage(width, height),
 ): Tiles {
   const region = halfOf(within, half.width, half.height);
-  const raw = assign(half, seeds, centresOf(half, seeds), region);
+  const fields = seedFields(seeds);
+  const raw = assign(half, seeds.count, centresOf(half, seeds, fields), region);
   const { labels: halfLabels, origin, count } = enforceConnectivity(raw, half.width, half.height, seeds, region);
   // Tiles are at least 7.5 px across, so a 1080×1350 artwork has far fewer than 65,535.
   if (count >= NO_TILE) throw new Error(`${count} tiles do not fit 16-bit labels`);
-  const centres = measure(half, halfLabels, count, origin, seeds, region);
+  const centres = measure(half, halfLabels, count, origin, fields, region);
   const labels = refineToFull(half, halfLabels, centres, width, height, region);
-  const spacing = new Float32Array(count);
-  const outline = new Uint8Array(count);
-  const line = new Uint8Array(count);
-  const x = new Float32Array(count);
-  const y = new Float32Array(count);
-  const lab = new Float32Array(count * 3);
-  for (let t = 0; t < count; t++) {
-    const s = origin[t] as number;
-    spacing[t] = seeds.size[s] as number;
-    outline[t] = seeds.outline[s] as number;
-    line[t] = seeds.line[s] as number;
-    x[t] = (centres.x[t] as number) * 2 + 1;
-    y[t] = (centres.y[t] as number) * 2 + 1;
-    lab[t * 3] = centres.l[t] as number;
-    lab[t * 3 + 1] = centres.a[t] as number;
-    lab[t * 3 + 2] = centres.b[t] as number;
-  }
+  const out = {
+    spacing: scratch('tile-spacing', Float32Array, count),
+    outline: scratch('tile-outline', Uint8Array, count),
+    line: scratch('tile-line', Uint8Array, count),
+    x: scratch('tile-x', Float32Array, count),
+    y: scratch('tile-y', Float32Array, count),
+    lab: scratch('tile-lab-out', Float32Array, count * 3),
+  };
+  tileFieldsLoop(
+    count,
+    addressOf(origin, 'tile-origin-copy'),
+    fields.size,
+    addressOf(seeds.outline, 'seed-outline'),
+    addressOf(seeds.line, 'seed-line'),
+    centres.x.byteOffset,
+    centres.y.byteOffset,
+    centres.l.byteOffset,
+    centres.a.byteOffset,
+    centres.b.byteOffset,
+    out.spacing.byteOffset,
+    out.outline.byteOffset,
+    out.line.byteOffset,
+    out.x.byteOffset,
+    out.y.byteOffset,
+    out.lab.byteOffset,
+  );
   const cut = {
     left: region.left * 2,
     top: region.top * 2,
@@ -100,16 +134,17 @@ export function buildTiles(
     count,
     labels,
     cut,
-    person: centres.m,
-    outline,
+    // Copied out of the scratch arrays: the tiles outlive the next cut.
+    person: centres.m.slice(),
+    outline: out.outline.slice(),
     seed: origin,
-    line,
-    spacing,
-    x,
-    y,
-    cos: centres.cos,
-    sin: centres.sin,
-    lab,
+    line: out.line.slice(),
+    spacing: out.spacing.slice(),
+    x: out.x.slice(),
+    y: out.y.slice(),
+    cos: centres.cos.slice(),
+    sin: centres.sin.slice(),
+    lab: out.lab.slice(),
   };
 }
 
@@ -122,6 +157,11 @@ function halfOf({ left, top, right, bottom }: Window, width: number, height: num
     bottom: Math.min(height, Math.ceil(bottom / 2)),
   };
 }
+
+const quarterLoop =
+  wasmFunction<
+    (rgb: number, mask: number, width: number, height: number, quarterRgb: number, quarterMask: number) => void
+  >('quarterMeans');
 
 /**
  * The photo at a quarter of the artwork's resolution (2×2 means of the half-resolution colour and
@@ -139,125 +179,199 @@ export function quarterOf(
   const qh = Math.ceil(height / 2);
   const quarterRgb = scratch('quarter-rgb', Uint8Array, qw * qh * 3);
   const quarterMask = scratch('quarter-mask', Float32Array, qw * qh);
-  for (let y = 0, q = 0; y < qh; y++) {
-    const row0 = y * 2 * width;
-    const row1 = Math.min(height - 1, y * 2 + 1) * width;
-    for (let x = 0; x < qw; x++, q++) {
-      const x1 = Math.min(width - 1, x * 2 + 1);
-      const a = row0 + x * 2;
-      const b = row0 + x1;
-      const c = row1 + x * 2;
-      const d = row1 + x1;
-      // The three channels written out: the loop over them cost as much as the sums.
-      const a3 = a * 3;
-      const b3 = b * 3;
-      const c3 = c * 3;
-      const d3 = d * 3;
-      const q3 = q * 3;
-      quarterRgb[q3] = ((rgb[a3] as number) + (rgb[b3] as number) + (rgb[c3] as number) + (rgb[d3] as number) + 2) >> 2;
-      quarterRgb[q3 + 1] =
-        ((rgb[a3 + 1] as number) + (rgb[b3 + 1] as number) + (rgb[c3 + 1] as number) + (rgb[d3 + 1] as number) + 2) >>
-        2;
-      quarterRgb[q3 + 2] =
-        ((rgb[a3 + 2] as number) + (rgb[b3 + 2] as number) + (rgb[c3 + 2] as number) + (rgb[d3 + 2] as number) + 2) >>
-        2;
-      quarterMask[q] = ((mask[a] as number) + (mask[b] as number) + (mask[c] as number) + (mask[d] as number)) * 0.25;
-    }
-  }
+  quarterLoop(
+    addressOf(rgb, 'quarter-input-rgb'),
+    addressOf(mask, 'quarter-input-mask'),
+    width,
+    height,
+    quarterRgb.byteOffset,
+    quarterMask.byteOffset,
+  );
   const lab = imageToLab(quarterRgb, scratch('quarter-lab', Float32Array, qw * qh * 3));
   return { width: qw, height: qh, lab, mask: quarterMask };
 }
 
-/** A seed's search window: whole pixels within `r` of its centre, inside the region cut. */
-interface SearchWindow {
-  x0: number;
-  x1: number;
-  y0: number;
-  y1: number;
-}
+/** Floats per seed in the packed centres: x, y, L, a, b, person share, colour weight, cos, sin, 1 / size. */
+const CENTRE_STRIDE = 10;
 
-function windowAround(cx: number, cy: number, r: number, { left, top, right, bottom }: Window): SearchWindow {
+const seedCentresLoop =
+  wasmFunction<
+    (
+      count: number,
+      xs: number,
+      ys: number,
+      sizes: number,
+      person: number,
+      cosines: number,
+      sines: number,
+      width: number,
+      height: number,
+      lab: number,
+      labWidth: number,
+      narrow: number,
+      broad: number,
+      broadFrom: number,
+      centres: number,
+    ) => void
+  >('seedCentres');
+
+/** The colour weights of the visitor's fine and broad stones (`colourWeight`). */
+const NARROW_WEIGHT = colourWeight(true, 0);
+const BROAD_WEIGHT = colourWeight(true, BROAD_FROM);
+
+/** The addresses of the seeds' fields in the engine's memory, where its loops read them. */
+type SeedFields = ReturnType<typeof seedFields>;
+
+function seedFields(seeds: Seeds) {
   return {
-    x0: Math.max(left, Math.ceil(cx - r)),
-    x1: Math.min(right - 1, Math.floor(cx + r)),
-    y0: Math.max(top, Math.ceil(cy - r)),
-    y1: Math.min(bottom - 1, Math.floor(cy + r)),
+    x: addressOf(seeds.x, 'seed-x'),
+    y: addressOf(seeds.y, 'seed-y'),
+    size: addressOf(seeds.size, 'seed-size'),
+    person: addressOf(seeds.person, 'seed-person'),
+    cos: addressOf(seeds.cos, 'seed-cos'),
+    sin: addressOf(seeds.sin, 'seed-sin'),
   };
 }
 
-/** Each seed as a centre: its place in half-resolution pixels, row, size and the colour under it. */
-function centresOf(half: WorkingImage, seeds: Seeds): Centres {
-  const c = createCentres(seeds.count);
-  const { width, height, lab } = half;
-  for (let s = 0; s < seeds.count; s++) {
-    // Artwork pixel x lies at half-resolution coordinate (x − 0.5) / 2.
-    const sx = Math.min(width - 1, Math.max(0, ((seeds.x[s] as number) - 0.5) / 2));
-    const sy = Math.min(height - 1, Math.max(0, ((seeds.y[s] as number) - 0.5) / 2));
-    c.x[s] = sx;
-    c.y[s] = sy;
-    const q = ((Math.round(sy) >> 1) * half.labWidth + (Math.round(sx) >> 1)) * 3;
-    c.l[s] = lab[q] as number;
-    c.a[s] = lab[q + 1] as number;
-    c.b[s] = lab[q + 2] as number;
-    c.m[s] = seeds.person[s] as number;
-    // The background becomes the campaign pattern, so its tiles ignore the room's colours.
-    c.colourWeight[s] = colourWeight(seeds.person[s] === 1, seeds.size[s] as number);
-    c.cos[s] = seeds.cos[s] as number;
-    c.sin[s] = seeds.sin[s] as number;
-    c.inverseSize[s] = 2 / (seeds.size[s] as number);
-  }
+/**
+ * Each seed as a centre, packed for the assignment: its place in half-resolution pixels, the
+ * colour under it, person share, colour weight (the background becomes the campaign pattern, so
+ * its tiles ignore the room's colours), row and 1 / size.
+ */
+function centresOf(half: WorkingImage, seeds: Seeds, fields: SeedFields): Float32Array {
+  const c = scratch('seed-centres', Float32Array, seeds.count * CENTRE_STRIDE);
+  seedCentresLoop(
+    seeds.count,
+    fields.x,
+    fields.y,
+    fields.size,
+    fields.person,
+    fields.cos,
+    fields.sin,
+    half.width,
+    half.height,
+    addressOf(half.lab, 'half-lab-copy'),
+    half.labWidth,
+    NARROW_WEIGHT,
+    BROAD_WEIGHT,
+    BROAD_FROM,
+    c.byteOffset,
+  );
   return c;
 }
+
+const assignLoop =
+  wasmFunction<
+    (
+      centres: number,
+      count: number,
+      width: number,
+      left: number,
+      top: number,
+      right: number,
+      bottom: number,
+      mask: number,
+      lab: number,
+      labWidth: number,
+      labels: number,
+      distance: number,
+      pixels: number,
+      window: number,
+      corner: number,
+      maskWeight: number,
+    ) => void
+  >('assignPixels');
 
 /**
  * The assignment at half resolution: each pixel joins the centre nearest by the tile-frame
  * Chebyshev distance, person mask and, for the visitor's tiles, colour, so tiles stay square
- * along their rows and still keep to the photo's strong edges.
+ * along their rows and still keep to the photo's strong edges. Each centre searches the pixels
+ * within WINDOW of its spacing, inside the region cut.
  */
-function assign(half: WorkingImage, seeds: Seeds, c: Centres, region: Window): Int32Array {
-  const { width, height, lab, mask, labWidth } = half;
+function assign(half: WorkingImage, count: number, centres: Float32Array, region: Window): Int32Array {
+  const { width, height } = half;
   const n = width * height;
-  const labels = scratch('cluster-labels', Int32Array, n).fill(-1);
-  const distance = scratch('cluster-distance', Float32Array, n).fill(Number.POSITIVE_INFINITY);
-  for (let s = 0; s < seeds.count; s++) {
-    const cx = c.x[s] as number;
-    const cy = c.y[s] as number;
-    const cl = c.l[s] as number;
-    const ca = c.a[s] as number;
-    const cb = c.b[s] as number;
-    const cm = c.m[s] as number;
-    const w = c.colourWeight[s] as number;
-    const inv = c.inverseSize[s] as number;
-    const cos = (c.cos[s] as number) * inv;
-    const sin = (c.sin[s] as number) * inv;
-    const { x0, x1, y0, y1 } = windowAround(cx, cy, WINDOW / inv, region);
-    for (let y = y0; y <= y1; y++) {
-      const dy = y - cy;
-      // u and v (in tile spacings) change by cos and −sin per pixel along the row.
-      let u = (x0 - cx) * cos + dy * sin;
-      let v = dy * cos - (x0 - cx) * sin;
-      for (let x = x0, i = y * width + x0; x <= x1; x++, i++, u += cos, v -= sin) {
-        // Math.abs, min and max compile without branches; the comparisons they replace follow no pattern.
-        const au = Math.abs(u);
-        const av = Math.abs(v);
-        const e = Math.max(au, av) + CORNER * Math.max(Math.min(au, av) - 0.5, 0);
-        const dm = (mask[i] as number) - cm;
-        let d = e * e + MASK_WEIGHT * dm * dm;
-        if (w !== 0) {
-          const o = ((y >> 1) * labWidth + (x >> 1)) * 3;
-          const dl = (lab[o] as number) - cl;
-          const da = (lab[o + 1] as number) - ca;
-          const db = (lab[o + 2] as number) - cb;
-          d += w * (dl * dl + da * da + db * db);
-        }
-        // The colour term is never negative, so one comparison after it decides as one before would.
-        if (d >= (distance[i] as number)) continue;
-        distance[i] = d;
-        labels[i] = s;
-      }
-    }
-  }
+  // Reset to no tile at an infinite distance by the loop.
+  const labels = scratch('cluster-labels', Int32Array, n);
+  const distance = scratch('cluster-distance', Float32Array, n);
+  assignLoop(
+    centres.byteOffset,
+    count,
+    width,
+    region.left,
+    region.top,
+    region.right,
+    region.bottom,
+    addressOf(half.mask, 'half-mask-copy'),
+    addressOf(half.lab, 'half-lab-copy'),
+    half.labWidth,
+    labels.byteOffset,
+    distance.byteOffset,
+    n,
+    WINDOW,
+    CORNER,
+    MASK_WEIGHT,
+  );
   return labels;
+}
+
+const sumLoop =
+  wasmFunction<
+    (
+      labels: number,
+      width: number,
+      left: number,
+      top: number,
+      right: number,
+      bottom: number,
+      rgb: number,
+      mask: number,
+      sums: number,
+    ) => void
+  >('sumTiles');
+
+/** Values per tile in the sums: pixels, Σx, Σy, Σr, Σg, Σb, Σperson. */
+const SUMS = 7;
+
+const tileCentresLoop =
+  wasmFunction<
+    (
+      count: number,
+      sums: number,
+      origin: number,
+      sizes: number,
+      person: number,
+      cosines: number,
+      sines: number,
+      narrow: number,
+      broad: number,
+      broadFrom: number,
+      xs: number,
+      ys: number,
+      means: number,
+      shares: number,
+      weights: number,
+      cosOut: number,
+      sinOut: number,
+      inverseSizes: number,
+    ) => void
+  >('tileCentres');
+
+/** The tiles' centres in the engine's memory, where its loops write them: valid until the next cut. */
+function scratchCentres(count: number): Centres {
+  const field = (name: string) => scratch(`tile-centre-${name}`, Float32Array, count);
+  return {
+    x: field('x'),
+    y: field('y'),
+    l: field('l'),
+    a: field('a'),
+    b: field('b'),
+    m: field('m'),
+    colourWeight: field('colour-weight'),
+    cos: field('cos'),
+    sin: field('sin'),
+    inverseSize: field('inverse-size'),
+  };
 }
 
 function measure(
@@ -265,61 +379,46 @@ function measure(
   labels: Int32Array,
   count: number,
   origin: Int32Array,
-  seeds: Seeds,
+  fields: SeedFields,
   { left, top, right, bottom }: Window,
 ): Centres {
-  const sums = scratch('tile-sums', Float64Array, count * 7).fill(0);
-  const { width, rgb, mask } = half;
+  const sums = scratch('tile-sums', Float64Array, count * SUMS).fill(0);
   // Row by row in runs of one tile: the sums are added to the tile's once per run.
-  for (let y = top; y < bottom; y++) {
-    const row = y * width;
-    for (let x = left; x < right; ) {
-      const t = labels[row + x] as number;
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      let m = 0;
-      let end = x;
-      for (let i = row + x; end < right && labels[i] === t; end++, i++) {
-        r += rgb[i * 3] as number;
-        g += rgb[i * 3 + 1] as number;
-        b += rgb[i * 3 + 2] as number;
-        m += mask[i] as number;
-      }
-      const n = end - x;
-      const o = t * 7;
-      sums[o] = (sums[o] as number) + n;
-      sums[o + 1] = (sums[o + 1] as number) + ((x + end - 1) * n) / 2;
-      sums[o + 2] = (sums[o + 2] as number) + y * n;
-      sums[o + 3] = (sums[o + 3] as number) + r;
-      sums[o + 4] = (sums[o + 4] as number) + g;
-      sums[o + 5] = (sums[o + 5] as number) + b;
-      sums[o + 6] = (sums[o + 6] as number) + m;
-      x = end;
-    }
-  }
-  const c = createCentres(count);
+  sumLoop(
+    addressOf(labels, 'measure-labels'),
+    half.width,
+    left,
+    top,
+    right,
+    bottom,
+    addressOf(half.rgb, 'half-rgb-copy'),
+    addressOf(half.mask, 'half-mask-copy'),
+    sums.byteOffset,
+  );
+  const c = scratchCentres(count);
   // Each tile's mean colour, averaged in sRGB and converted once per tile.
-  const means = new Uint8Array(count * 3);
-  for (let t = 0; t < count; t++) {
-    const size = Math.max(1, sums[t * 7] as number);
-    c.x[t] = (sums[t * 7 + 1] as number) / size;
-    c.y[t] = (sums[t * 7 + 2] as number) / size;
-    means[t * 3] = Math.round((sums[t * 7 + 3] as number) / size);
-    means[t * 3 + 1] = Math.round((sums[t * 7 + 4] as number) / size);
-    means[t * 3 + 2] = Math.round((sums[t * 7 + 5] as number) / size);
-    c.m[t] = (sums[t * 7 + 6] as number) / size;
-    const s = origin[t] as number;
-    c.colourWeight[t] = colourWeight(seeds.person[s] === 1, seeds.size[s] as number);
-    c.cos[t] = seeds.cos[s] as number;
-    c.sin[t] = seeds.sin[s] as number;
-    c.inverseSize[t] = 2 / (seeds.size[s] as number);
-  }
-  const lab = imageToLab(means);
-  for (let t = 0; t < count; t++) {
-    c.l[t] = lab[t * 3] as number;
-    c.a[t] = lab[t * 3 + 1] as number;
-    c.b[t] = lab[t * 3 + 2] as number;
-  }
+  const means = scratch('tile-means', Uint8Array, count * 3);
+  tileCentresLoop(
+    count,
+    sums.byteOffset,
+    addressOf(origin, 'tile-origin-copy'),
+    fields.size,
+    fields.person,
+    fields.cos,
+    fields.sin,
+    NARROW_WEIGHT,
+    BROAD_WEIGHT,
+    BROAD_FROM,
+    c.x.byteOffset,
+    c.y.byteOffset,
+    means.byteOffset,
+    c.m.byteOffset,
+    c.colourWeight.byteOffset,
+    c.cos.byteOffset,
+    c.sin.byteOffset,
+    c.inverseSize.byteOffset,
+  );
+  const lab = imageToLab(means, scratch('tile-lab', Float32Array, count * 3));
+  splitLabLoop(lab.byteOffset, count, c.l.byteOffset, c.a.byteOffset, c.b.byteOffset);
   return c;
 }
