@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type JobsRound, jobsRound, uploadPhoto } from './jobs-bench.js';
@@ -115,8 +115,12 @@ async function renderTurns(
   }
 }
 
+/** The machine's one-minute load average: the runs share its cores with whatever else runs. */
+const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
 async function main() {
   const started = performance.now();
+  const loads = [loadAverage()];
   const tree: Tree = checkOut(BEFORE);
   try {
     const sides: [Side, Side] = [
@@ -130,7 +134,9 @@ async function main() {
     const renders: Record<string, Compared> = {};
     try {
       renders.job = await renderTurns(sides, photoFile, { story: true, oneCore: true });
+      loads.push(loadAverage());
       renders.post = await renderTurns(sides, photoFile, { story: false, oneCore: true });
+      loads.push(loadAverage());
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -143,7 +149,8 @@ async function main() {
         (jobs[index as 0 | 1] as JobsRound[]).push(result);
       }
     }
-    writeSection('before-after', report(sides, renders, jobs, (performance.now() - started) / 60_000));
+    loads.push(loadAverage());
+    writeSection('before-after', report(sides, renders, jobs, (performance.now() - started) / 60_000, loads));
   } finally {
     tree.remove();
   }
@@ -154,6 +161,7 @@ function report(
   renders: Record<string, Compared>,
   jobs: [JobsRound[], JobsRound[]],
   minutes: number,
+  loads: number[],
 ) {
   const [before, now] = sides;
   const flags = (list: string[]) => (list.length ? list.map((f) => `\`${f}\``).join(' ') : 'none');
@@ -184,7 +192,8 @@ function report(
     `version), then the 4:5 alone; then ${JOB_ROUNDS} jobs-bench rounds`,
     'of each server (2 workers), alternating. Each side runs as it shipped: V8 flags for the engine',
     `${flags(before.engineFlags)} before and ${flags(now.engineFlags)} now; for the server process ${flags(before.serverFlags)}`,
-    `before and ${flags(now.serverFlags)} now. The whole run took ${minutes.toFixed(1)} min.`,
+    `before and ${flags(now.serverFlags)} now. The whole run took ${minutes.toFixed(1)} min; the load average read`,
+    `${loads.map((load) => load.toFixed(1)).join(', ')} at its start, between its parts and at its end.`,
     '',
     table(
       [

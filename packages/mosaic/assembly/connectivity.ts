@@ -1,3 +1,6 @@
+import { i32At as at } from './shared/arrays';
+import { endOfRun } from './shared/runs';
+
 /**
  * Connected pieces of the half-resolution labels (`src/connectivity.ts`): runs of one label in a
  * row, joined by union–find with the runs they touch above; then each piece becomes a tile, or,
@@ -85,18 +88,6 @@ export function connectPieces(
   return count;
 }
 
-/** The first column from `x` on, before `right`, whose label is not `label`: four compared at a time. */
-function endOfRun(row: usize, x: i32, right: i32, label: i32): i32 {
-  const wanted = i32x4.splat(label);
-  let end = x;
-  for (; end + 4 <= right; end += 4) {
-    const other = i32x4.bitmask(v128.not(i32x4.eq(v128.load(row + ((<usize>end) << 2)), wanted)));
-    if (other !== 0) return end + ctz(other);
-  }
-  while (end < right && load<i32>(row + ((<usize>end) << 2)) === label) end++;
-  return end;
-}
-
 /** Sets labels [start, end) to `id`, four at a time. */
 function fillRun(labels: usize, start: i32, end: i32, id: i32): void {
   const value = i32x4.splat(id);
@@ -115,10 +106,6 @@ function find(parent: usize, run: i32): i32 {
     r = next;
   }
   return root;
-}
-
-function at(array: usize, index: i32): i32 {
-  return load<i32>(array + ((<usize>index) << 2));
 }
 
 function setAt(array: usize, index: i32, value: i32): void {

@@ -1,15 +1,11 @@
+import { f32At, setF32 } from './shared/arrays';
+import { blurRows } from './shared/box-blur';
+import { hi, joined, lo } from './shared/lanes';
+
 /**
  * The detail map's loops (`src/detail.ts`). Double precision in the reference's order, rounded to
  * single only where it stores into a Float32Array, so both write the same bits.
  */
-
-function f32At(base: usize, i: i32): f64 {
-  return <f64>load<f32>(base + ((<usize>i) << 2));
-}
-
-function setF32(base: usize, i: i32, v: f64): void {
-  store<f32>(base + ((<usize>i) << 2), <f32>v);
-}
 
 /**
  * Separable box blur of `v` into `out` (floats, `width`×`height`), edges clamped, with running
@@ -18,28 +14,7 @@ function setF32(base: usize, i: i32, v: f64): void {
  */
 export function detailBlur(v: usize, width: i32, height: i32, radius: i32, rows: usize, sums: usize, out: usize): void {
   const norm: f64 = 1 / <f64>(2 * radius + 1);
-  const last = width - 1;
-  for (let y = 0; y < height; y++) {
-    const from = v + ((<usize>(y * width)) << 2);
-    const to = rows + ((<usize>(y * width)) << 2);
-    let sum: f64 = 0;
-    for (let k = -radius; k <= radius; k++) sum += f32At(from, min(last, max(0, k)));
-    const inner0 = min(width, radius);
-    const inner1 = max(inner0, width - radius - 1);
-    let x = 0;
-    for (; x < inner0; x++) {
-      setF32(to, x, sum * norm);
-      sum += f32At(from, min(last, x + radius + 1)) - f32At(from, max(0, x - radius));
-    }
-    for (; x < inner1; x++) {
-      setF32(to, x, sum * norm);
-      sum += f32At(from, x + radius + 1) - f32At(from, x - radius);
-    }
-    for (; x < width; x++) {
-      setF32(to, x, sum * norm);
-      sum += f32At(from, min(last, x + radius + 1)) - f32At(from, max(0, x - radius));
-    }
-  }
+  blurRows(v, width, height, radius, norm, rows);
   memory.fill(sums, 0, (<usize>width) << 3);
   for (let k = -radius; k <= radius; k++) {
     const row = rows + ((<usize>(min(height - 1, max(0, k)) * width)) << 2);
@@ -215,19 +190,4 @@ export function detailFeature(
       setF32(sizes, i, min(here, here + (size - here) * w));
     }
   }
-}
-
-/** The low two singles of four as doubles. */
-function lo(v: v128): v128 {
-  return f64x2.promote_low_f32x4(v);
-}
-
-/** The high two singles of four as doubles. */
-function hi(v: v128): v128 {
-  return f64x2.promote_low_f32x4(i64x2.shuffle(v, v, 1, 1));
-}
-
-/** Two pairs of doubles as four singles, in order. */
-function joined(low: v128, high: v128): v128 {
-  return i64x2.shuffle(f32x4.demote_f64x2_zero(low), f32x4.demote_f64x2_zero(high), 0, 2);
 }

@@ -1,3 +1,5 @@
+import { hi, joined, lo } from './shared/lanes';
+
 /**
  * The Sobel gradient of a float grid (`src/gradient.ts`), four cells at a time. Each cell is
  * computed in double precision and rounded to single on the store, in the order the JavaScript
@@ -57,19 +59,4 @@ function difference(p: v128, q: v128, r: v128, s: v128, t: v128, u: v128, two: v
 
 function length(gx: v128, gy: v128): v128 {
   return f64x2.sqrt(f64x2.add(f64x2.mul(gx, gx), f64x2.mul(gy, gy)));
-}
-
-/** The low two singles of four as doubles. */
-function lo(v: v128): v128 {
-  return f64x2.promote_low_f32x4(v);
-}
-
-/** The high two singles of four as doubles. */
-function hi(v: v128): v128 {
-  return f64x2.promote_low_f32x4(i64x2.shuffle(v, v, 1, 1));
-}
-
-/** Two pairs of doubles as four singles, in order. */
-function joined(low: v128, high: v128): v128 {
-  return i64x2.shuffle(f32x4.demote_f64x2_zero(low), f32x4.demote_f64x2_zero(high), 0, 2);
 }

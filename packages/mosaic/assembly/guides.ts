@@ -1,3 +1,7 @@
+import { CELL, centre } from './shared/guide-grid';
+import { hi, lo } from './shared/lanes';
+import { roundHalfUp } from './shared/round';
+
 /**
  * The guide lines' loops (`src/guides.ts`): the silhouette's and strong edges' guide points, and
  * the vector distance transform that gives every cell its nearest one. The grids are the guide
@@ -6,15 +10,9 @@
  * own algorithms (below): the runtime's differ from them in the last bit.
  */
 
-/** Grid cells are this many artwork pixels wide (`GUIDE_CELL`). */
-const CELL: f64 = 4;
 /** Stands for "no guide point" (`FAR`). */
 const FAR: f64 = 1e6;
 const EDGE_THRESHOLD: f64 = 60;
-
-function centre(g: i32): f64 {
-  return <f64>g * CELL + CELL / 2;
-}
 
 /** Math.hypot of two numbers as V8 computes it: scaled by the larger, Kahan-summed. */
 export function guideHypot(a: f64, b: f64): f64 {
@@ -133,12 +131,6 @@ export function guideSin(x: f64): f64 {
   const n = reduce(x) & 3;
   if (n === 1) return kernelCos(reducedHead, reducedTail);
   return -kernelCos(reducedHead, reducedTail);
-}
-
-/** Math.round as JavaScript has it: halves go up. */
-function roundHalfUp(v: f64): f64 {
-  const down = Math.floor(v);
-  return v - down >= 0.5 ? down + 1 : down;
 }
 
 /**
@@ -310,16 +302,6 @@ export function edgeGuides(
       mark(width, height, px + shift * CELL * ox, py + shift * CELL * oy, -ny, nx);
     }
   }
-}
-
-/** The low two singles of four as doubles. */
-function lo(v: v128): v128 {
-  return f64x2.promote_low_f32x4(v);
-}
-
-/** The high two singles of four as doubles. */
-function hi(v: v128): v128 {
-  return f64x2.promote_low_f32x4(i64x2.shuffle(v, v, 1, 1));
 }
 
 /** Squared distances from two cell centres (px, py) to two points (qx, qy), all doubles. */

@@ -1,3 +1,7 @@
+import { f32At, f64At, setF32, setF64 } from './shared/arrays';
+import { blurRows } from './shared/box-blur';
+import { hi, joined, lo } from './shared/lanes';
+
 /**
  * The person mask's loops (`src/person-mask.ts`). Every value is computed in double precision in
  * the order the JavaScript reference computes it and rounded to single only where that stores
@@ -31,22 +35,6 @@ const SETTLED_ENOUGH: f64 = 0.99;
 const LOCAL_SOFTNESS: f64 = 4800;
 const LOCAL_MAPS: i32 = 8;
 
-function f32At(base: usize, i: i32): f64 {
-  return <f64>load<f32>(base + ((<usize>i) << 2));
-}
-
-function setF32(base: usize, i: i32, v: f64): void {
-  store<f32>(base + ((<usize>i) << 2), <f32>v);
-}
-
-function f64At(base: usize, i: i32): f64 {
-  return load<f64>(base + ((<usize>i) << 3));
-}
-
-function setF64(base: usize, i: i32, v: f64): void {
-  store<f64>(base + ((<usize>i) << 3), v);
-}
-
 /**
  * Separable box blur of `v` (floats, `width`×`height`), edges clamped, in place: the rows into
  * `rows` (a grid's worth of floats), then the columns back into `v`, one running sum per column in
@@ -54,28 +42,7 @@ function setF64(base: usize, i: i32, v: f64): void {
  */
 export function personBoxBlur(v: usize, width: i32, height: i32, radius: i32, rows: usize, sums: usize): void {
   const norm: f64 = 1 / <f64>(2 * radius + 1);
-  const last = width - 1;
-  for (let y = 0; y < height; y++) {
-    const row = v + ((<usize>(y * width)) << 2);
-    const out = rows + ((<usize>(y * width)) << 2);
-    let sum: f64 = 0;
-    for (let k = -radius; k <= radius; k++) sum += f32At(row, min(last, max(0, k)));
-    const inner0 = min(width, radius);
-    const inner1 = max(inner0, width - radius - 1);
-    let x = 0;
-    for (; x < inner0; x++) {
-      setF32(out, x, sum * norm);
-      sum += f32At(row, min(last, x + radius + 1)) - f32At(row, max(0, x - radius));
-    }
-    for (; x < inner1; x++) {
-      setF32(out, x, sum * norm);
-      sum += f32At(row, x + radius + 1) - f32At(row, x - radius);
-    }
-    for (; x < width; x++) {
-      setF32(out, x, sum * norm);
-      sum += f32At(row, min(last, x + radius + 1)) - f32At(row, max(0, x - radius));
-    }
-  }
+  blurRows(v, width, height, radius, norm, rows);
   memory.fill(sums, 0, (<usize>width) << 2);
   for (let k = -radius; k <= radius; k++) {
     const row = rows + ((<usize>(min(height - 1, max(0, k)) * width)) << 2);
@@ -362,21 +329,6 @@ export function personDoubled(v: usize, qw: i32, qh: i32, width: i32, height: i3
       bHere = bRight;
     }
   }
-}
-
-/** The low two singles of four as doubles. */
-function lo(v: v128): v128 {
-  return f64x2.promote_low_f32x4(v);
-}
-
-/** The high two singles of four as doubles. */
-function hi(v: v128): v128 {
-  return f64x2.promote_low_f32x4(i64x2.shuffle(v, v, 1, 1));
-}
-
-/** Two pairs of doubles as four singles, in order. */
-function joined(low: v128, high: v128): v128 {
-  return i64x2.shuffle(f32x4.demote_f64x2_zero(low), f32x4.demote_f64x2_zero(high), 0, 2);
 }
 
 /** The first `n` of `decided` as 1 (the visitor's, 0.5 or more) or 0, into `ramp`. */

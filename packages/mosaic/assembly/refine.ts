@@ -1,3 +1,5 @@
+import { i32At as at } from './shared/arrays';
+
 /**
  * The joint redraw at full resolution (`src/refine.ts`): each 2×2 block of artwork pixels takes its
  * half-resolution label where the four labels beside, above and below agree, else each pixel
@@ -329,10 +331,6 @@ function misfitOne(centres: usize, t: i32, px: f64, py: f64, m: f64, corner: f64
 
 function centre(centres: usize, t: i32): usize {
   return centres + ((<usize>t) << CENTRE_SHIFT);
-}
-
-function at(array: usize, index: i32): i32 {
-  return load<i32>(array + ((<usize>index) << 2));
 }
 
 /**

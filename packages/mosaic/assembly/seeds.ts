@@ -1,4 +1,7 @@
 import { guideHypot } from './guides';
+import { f32At } from './shared/arrays';
+import { CELL, centre } from './shared/guide-grid';
+import { roundHalfUp } from './shared/round';
 
 /**
  * Laying the tesserae (`src/seeds.ts`): the places on the rows along the guide lines, their
@@ -9,7 +12,6 @@ import { guideHypot } from './guides';
  * its centre lies in (see `cover`).
  */
 
-const CELL: f64 = 4;
 /** Buckets of the seed index, artwork pixels. */
 const BUCKET: f64 = 16;
 /** Size of the background row that outlines the figure (artwork pixels). */
@@ -37,16 +39,6 @@ const COVERED: f64 = 0.4;
 const BINS = 1026;
 /** Numbers per candidate: priority, x, y, size, row direction. */
 const CANDIDATE = 6;
-
-function centre(g: i32): f64 {
-  return <f64>g * CELL + CELL / 2;
-}
-
-/** Math.round as JavaScript has it: halves go up. */
-function roundHalfUp(v: f64): f64 {
-  const down = Math.floor(v);
-  return v - down >= 0.5 ? down + 1 : down;
-}
 
 /**
  * The sizes tesserae are cut in. The size map varies smoothly; rows of one size read as laid by
@@ -243,10 +235,6 @@ export function seedWindow(l: f64, t: f64, r: f64, b: f64): void {
 
 function reaches(x: f64, y: f64, size: f64): bool {
   return x > left - size && x < right + size && y > top - size && y < bottom + size;
-}
-
-function f32At(base: usize, i: i32): f64 {
-  return <f64>load<f32>(base + ((<usize>i) << 2));
 }
 
 /**

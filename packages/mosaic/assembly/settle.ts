@@ -1,3 +1,5 @@
+import { f32At, f64At, i32At, setF32, setF64 } from './shared/arrays';
+
 /**
  * Settling the visitor's stones (`src/settle.ts`): their neighbour lists, found once by buckets,
  * then rounds of turning and shifting each stone against its neighbours as they lie at that
@@ -127,28 +129,8 @@ export function settleWorkBytes(count: i32, width: i32, height: i32): i32 {
   return <i32>layOut(0, count, columnsOf(width) * rowsOf(height));
 }
 
-function f32At(base: usize, i: i32): f64 {
-  return <f64>load<f32>(base + ((<usize>i) << 2));
-}
-
-function i32At(base: usize, i: i32): i32 {
-  return load<i32>(base + ((<usize>i) << 2));
-}
-
 function setI32(base: usize, i: i32, v: i32): void {
   store<i32>(base + ((<usize>i) << 2), v);
-}
-
-function f64At(base: usize, i: i32): f64 {
-  return load<f64>(base + ((<usize>i) << 3));
-}
-
-function setF64(base: usize, i: i32, v: f64): void {
-  store<f64>(base + ((<usize>i) << 3), v);
-}
-
-function setF32(base: usize, i: i32, v: f64): void {
-  store<f32>(base + ((<usize>i) << 2), <f32>v);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { FREE } from './shared/labels';
+
 /**
  * The story's background stones (`src/story-rings.ts`): each ring seed's oriented square claimed
  * pixel by pixel, the chips merged into their neighbours and any pixel no square reached given to
@@ -10,8 +12,6 @@
 
 /** Bytes of one packed seed: x, y, cos, sin as doubles. */
 const SEED_BYTES: usize = 32;
-/** The label of a pixel no tile holds yet. */
-const FREE: i32 = 0xffff;
 /** A direction component this small counts as zero (its slab runs along the axis). */
 const ALIGNED = 1e-9;
 

@@ -1,3 +1,5 @@
+import { FREE } from './shared/labels';
+
 /**
  * The story's label work around its new stones (`src/story.ts`): the 4:5's labels copied in with
  * the dropped tiles freed, the plaque cut out and relabelled, the reach beyond the window cleared,
@@ -10,8 +12,6 @@
 const CELL_BITS = 3;
 /** A drawn pixel looks this far around it (joints and bevels). */
 const LOOK = 2;
-/** The label of a pixel no tile holds yet. */
-const FREE: i32 = 0xffff;
 
 /**
  * Copies the 4:5's labels (`post`, `postWidth` wide) into the field's rows that lie in the

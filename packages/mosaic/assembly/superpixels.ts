@@ -1,3 +1,5 @@
+import { endOfRun } from './shared/runs';
+
 /**
  * The tessellation's loops (`src/superpixels.ts`): the 2×2 means of the quarter image, the seeds
  * packed as centres, the SLIC-style assignment of half-resolution pixels to them, the per-tile
@@ -200,7 +202,7 @@ export function sumTiles(
       let g: u32 = 0;
       let b: u32 = 0;
       let m: f64 = 0;
-      const end = runEnd(labels + ((<usize>row) << 2), x + 1, right, t);
+      const end = endOfRun(labels + ((<usize>row) << 2), x + 1, right, t);
       for (let i = <usize>(row + x), last = <usize>(row + end); i < last; i++) {
         const p = rgb + i * 3;
         r += load<u8>(p);
@@ -220,18 +222,6 @@ export function sumTiles(
       x = end;
     }
   }
-}
-
-/** The first column from `x` on, before `right`, whose label is not `label`: four compared at a time. */
-function runEnd(row: usize, x: i32, right: i32, label: i32): i32 {
-  const wanted = i32x4.splat(label);
-  let end = x;
-  for (; end + 4 <= right; end += 4) {
-    const other = i32x4.bitmask(v128.not(i32x4.eq(v128.load(row + ((<usize>end) << 2)), wanted)));
-    if (other !== 0) return end + ctz(other);
-  }
-  while (end < right && load<i32>(row + ((<usize>end) << 2)) === label) end++;
-  return end;
 }
 
 /** Sets `count` 32-bit words from `at` to `value`, four at a time. */

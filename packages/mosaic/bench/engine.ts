@@ -8,7 +8,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PerformanceEntry, PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
@@ -283,7 +283,7 @@ const lines = [
   '## Art engine (`npm run bench -w packages/mosaic`)',
   '',
   `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus()[0]?.model ?? 'unknown CPU'} ` +
-    `(${availableParallelism()} cores, shared with other work; load average ${(await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0]}), ` +
+    `(${cpus().length} cores, shared with other work; load average ${(await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ')[0]}), ` +
     `Node ${process.version} (${heapFlags || 'default V8 heap'}, as the server's render process), sharp concurrency 1 and ` +
     `${oneCore ? "the whole process held to one core (`taskset`: V8's collector and sharp share it)" : 'free to use every core (no `taskset` here)'}, ` +
     'as a render in the worker pool has one core. ' +

@@ -5,7 +5,7 @@ import { memory, wasmFunction } from './wasm.js';
 /** sRGB ↔ CIELAB (D65), with a lookup table for the sRGB transfer curve since it runs per pixel. */
 
 /** The tables live in the engine's memory, where its conversion loop reads them. */
-const LINEAR = scratch('srgb-linear', Float32Array, 256);
+export const LINEAR = scratch('srgb-linear', Float32Array, 256);
 for (let i = 0; i < 256; i++) {
   const c = i / 255;
   LINEAR[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
@@ -17,9 +17,9 @@ function exactF(t: number): number {
   return t > EPSILON ? Math.cbrt(t) : (KAPPA * t + 16) / 116;
 }
 /** CIELAB's f() tabulated on [0, 1.1] and interpolated: cube roots dominate otherwise. */
-const F_STEPS = 4096;
-const F_RANGE = 1.1;
-const F_TABLE = scratch('cielab-f', Float32Array, F_STEPS + 2);
+export const F_STEPS = 4096;
+export const F_RANGE = 1.1;
+export const F_TABLE = scratch('cielab-f', Float32Array, F_STEPS + 2);
 for (let i = 0; i < F_TABLE.length; i++) F_TABLE[i] = exactF((i / F_STEPS) * F_RANGE);
 
 const labLoop =

@@ -23,7 +23,7 @@ export const TILE_SIZES = {
 } as const;
 
 /** The features drawn in the smallest tiles, and how far around each landmark group they reach. */
-const FEATURES: { group: LandmarkGroup; size: number; pad: number }[] = [
+export const FEATURES: { group: LandmarkGroup; size: number; pad: number }[] = [
   { group: 'rightEye', size: TILE_SIZES.eyes, pad: 1.5 },
   { group: 'leftEye', size: TILE_SIZES.eyes, pad: 1.5 },
   { group: 'rightBrow', size: TILE_SIZES.brows, pad: 1.4 },
@@ -33,7 +33,7 @@ const FEATURES: { group: LandmarkGroup; size: number; pad: number }[] = [
 ];
 
 /** An axis-aligned ellipse around a landmark group, in artwork pixels. */
-interface Region {
+export interface Region {
   cx: number;
   cy: number;
   rx: number;
@@ -41,7 +41,7 @@ interface Region {
   size: number;
 }
 
-function regionOf(points: Float32Array, pad: number, size: number): Region {
+export function regionOf(points: Float32Array, pad: number, size: number): Region {
   let x0 = Number.POSITIVE_INFINITY;
   let y0 = Number.POSITIVE_INFINITY;
   let x1 = Number.NEGATIVE_INFINITY;

@@ -150,29 +150,45 @@ export function sampleCrop(
   scale: number,
   offset: number,
 ): Float32Array {
+  return sampleAffine(image, side, side, out, scale, offset, cropAffine(crop, side));
+}
+
+/** The whole image squeezed into a side² square (the detector's view of it). */
+export function sampleSquare(image: RgbImage, side: number, out: Float32Array, scale: number, offset: number) {
+  return sampleAffine(image, side, side, out, scale, offset, squareAffine(image, side));
+}
+
+/** The map from a side² square's pixels to the crop's, in image pixels. */
+export function cropAffine(crop: FaceCrop, side: number): Affine {
   const step = crop.side / side;
   const cos = Math.cos(crop.angle) * step;
   const sin = Math.sin(crop.angle) * step;
   // Output (u, v) reads the image at centre + R(angle) · ((u, v) − side/2) · step.
-  return sampleAffine(image, side, side, out, scale, offset, {
+  return {
     ox: crop.cx - (cos - sin) * (side / 2),
     oy: crop.cy - (sin + cos) * (side / 2),
     ux: cos,
     uy: sin,
     vx: -sin,
     vy: cos,
-  });
+  };
 }
 
-/** The whole image squeezed into a side² square (the detector's view of it). */
-export function sampleSquare(image: RgbImage, side: number, out: Float32Array, scale: number, offset: number) {
-  const ux = image.width / side;
-  const vy = image.height / side;
-  return sampleAffine(image, side, side, out, scale, offset, { ox: 0, oy: 0, ux, uy: 0, vx: 0, vy });
+/** The map from a side² square's pixels to the whole image's. */
+export function squareAffine(image: RgbImage, side: number): Affine {
+  return { ox: 0, oy: 0, ux: image.width / side, uy: 0, vx: 0, vy: image.height / side };
+}
+
+/** Bilinear reads a side for each output pixel of `affine`. */
+export function readsPerSide({ ux, uy, vx, vy }: Affine): number {
+  const stretch = Math.max(Math.hypot(ux, uy), Math.hypot(vx, vy));
+  // Each bilinear read spans about two pixels: k reads a side cover a reduction of about 2k (the nearest
+  // k: FaceMesh's usual 2.2× crop takes one read a pixel, as Human's crops did; the detector's 6× square nine).
+  return Math.min(4, Math.max(1, Math.round(stretch / 2)));
 }
 
 /** Output pixel (u, v)'s corner is at o + u·U + v·V in image pixels (pixel centres at +0.5). */
-interface Affine {
+export interface Affine {
   ox: number;
   oy: number;
   ux: number;
@@ -211,10 +227,7 @@ function sampleAffine(
   offset: number,
   { ox, oy, ux, uy, vx, vy }: Affine,
 ): Float32Array {
-  const stretch = Math.max(Math.hypot(ux, uy), Math.hypot(vx, vy));
-  // Each bilinear read spans about two pixels: k reads a side cover a reduction of about 2k (the nearest
-  // k: FaceMesh's usual 2.2× crop takes one read a pixel, as Human's crops did; the detector's 6× square nine).
-  const k = Math.min(4, Math.max(1, Math.round(stretch / 2)));
+  const k = readsPerSide({ ox, oy, ux, uy, vx, vy });
   const weight = scale / (k * k);
   // The image comes from the decoder or the warp (outside the engine's memory) and is copied in; an
   // `out` of the caller's own is written through a scratch copy.

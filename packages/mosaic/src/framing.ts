@@ -155,17 +155,7 @@ export async function warpToArtwork(
   photoScale = 1,
   out = new Uint8Array(Math.round(LAYOUT.width / reduction) * Math.round(LAYOUT.height / reduction) * 3),
 ): Promise<RgbImage> {
-  let source = photo;
-  let scale = framing.scale / reduction / photoScale;
-  let factor = photoScale;
-  if (scale < 0.65) {
-    const width = Math.max(1, Math.round(photo.width * scale));
-    const height = Math.max(1, Math.round(photo.height * scale));
-    source = await resizeRgb(photo, width, height);
-    const shrink = width / photo.width;
-    factor *= shrink;
-    scale /= shrink;
-  }
+  const { source, scale, factor } = await warpSource(photo, framing, reduction, photoScale);
   const width = Math.round(LAYOUT.width / reduction);
   const height = Math.round(LAYOUT.height / reduction);
   const inv = 1 / scale;
@@ -191,10 +181,35 @@ export async function warpToArtwork(
   return { data: out, width, height };
 }
 
+/**
+ * The image `warpToArtwork` samples: the photo, or sharp's Lanczos resize of it for large
+ * reductions; `scale` is artwork pixels per pixel of it, `factor` its size relative to the image
+ * the framing was measured on.
+ */
+export async function warpSource(
+  photo: RgbImage,
+  framing: Framing,
+  reduction: number,
+  photoScale: number,
+): Promise<{ source: RgbImage; scale: number; factor: number }> {
+  let source = photo;
+  let scale = framing.scale / reduction / photoScale;
+  let factor = photoScale;
+  if (scale < 0.65) {
+    const width = Math.max(1, Math.round(photo.width * scale));
+    const height = Math.max(1, Math.round(photo.height * scale));
+    source = await resizeRgb(photo, width, height);
+    const shrink = width / photo.width;
+    factor *= shrink;
+    scale /= shrink;
+  }
+  return { source, scale, factor };
+}
+
 /** The person weight is 0 up to this many artwork pixels inside the photo's edge… */
-const COVERAGE_OFFSET = -6;
+export const COVERAGE_OFFSET = -6;
 /** …and reaches 1 this many pixels further in (half-way at 18 px inside the edge). */
-const COVERAGE_FADE = 48;
+export const COVERAGE_FADE = 48;
 
 /**
  * Whether the photo reaches past every canvas edge by more than the fade, so that photoCoverage

@@ -132,7 +132,7 @@ export function buildGuides(
 }
 
 /** Records guide point (x, y) with direction (tx, ty) in its cell if nearer the centre than the cell's. */
-function mark(g: Guides, x: number, y: number, tx: number, ty: number): void {
+export function mark(g: Guides, x: number, y: number, tx: number, ty: number): void {
   const gx = Math.floor(x / GUIDE_CELL);
   const gy = Math.floor(y / GUIDE_CELL);
   if (gx < 0 || gy < 0 || gx >= g.width || gy >= g.height) return;
@@ -146,7 +146,7 @@ function mark(g: Guides, x: number, y: number, tx: number, ty: number): void {
   g.tangentY[i] = ty;
 }
 
-function addLine(g: Guides, points: Float32Array, closed: boolean): void {
+export function addLine(g: Guides, points: Float32Array, closed: boolean): void {
   const count = points.length / 2;
   const segments = closed ? count : count - 1;
   for (let s = 0; s < segments; s++) {
@@ -167,7 +167,7 @@ function addLine(g: Guides, points: Float32Array, closed: boolean): void {
   }
 }
 
-function ellipseOf(points: Float32Array): { cx: number; cy: number; rx: number; ry: number } {
+export function ellipseOf(points: Float32Array): { cx: number; cy: number; rx: number; ry: number } {
   let x0 = Number.POSITIVE_INFINITY;
   let y0 = Number.POSITIVE_INFINITY;
   let x1 = Number.NEGATIVE_INFINITY;

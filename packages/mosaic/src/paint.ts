@@ -33,11 +33,11 @@ const SHEEN = { glass: 0.04, bright: 0.08 };
 /** CIELAB lightness above which a smalto counts as bright. */
 const BRIGHT = 68;
 /** Where the sheen sits, in half-sizes from the tile's centre, and its radius². */
-const SHEEN_X = -0.3;
-const SHEEN_Y = -0.38;
-const SHEEN_R2 = 0.3;
+export const SHEEN_X = -0.3;
+export const SHEEN_Y = -0.38;
+export const SHEEN_R2 = 0.3;
 /** A tile's light stays within these bounds, so a large tile never runs into dark or bright. */
-const LIGHT_RANGE = { glass: [0.76, 1.24], stone: [0.82, 1.18] } as const;
+export const LIGHT_RANGE = { glass: [0.76, 1.24], stone: [0.82, 1.18] } as const;
 /**
  * Joints inside the portrait are the tile's own colour in shadow, like tinted grout: a light grout
  * line over every small tile would wash the face out (and cost it its likeness), while a shadow
@@ -197,19 +197,45 @@ export function nearFigure(
   figure: (t: number) => boolean,
   area: Window,
 ): (x: number, y: number) => boolean {
-  const columns = Math.ceil((area.right - area.left) / QUIET_CELL);
-  const rows = Math.ceil((area.bottom - area.top) / QUIET_CELL);
-  const far = QUIET_MARGIN / QUIET_CELL + 1;
-  const distance = scratch('quiet-distance', Float32Array, columns * rows).fill(far);
+  const { columns, rows } = quietGrid(area);
+  const distance = markFigure(scratch('quiet-distance', Float32Array, columns * rows), count, x, y, figure, area);
+  // Each cell keeps the least of its own distance and its visited neighbours' plus the step, in a
+  // forward and a backward pass (`assembly/paint.ts`).
+  chamferDistance(distance.byteOffset, columns, rows);
+  return withinMargin(distance, area);
+}
+
+/** The coarse grid over `area` that `nearFigure` measures distances on. */
+export function quietGrid(area: Window): { columns: number; rows: number } {
+  return {
+    columns: Math.ceil((area.right - area.left) / QUIET_CELL),
+    rows: Math.ceil((area.bottom - area.top) / QUIET_CELL),
+  };
+}
+
+/** `distance` (a `quietGrid` of `area`) with 0 at the `figure` tiles' cells and beyond the margin elsewhere. */
+export function markFigure(
+  distance: Float32Array,
+  count: number,
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  figure: (t: number) => boolean,
+  area: Window,
+): Float32Array {
+  const { columns, rows } = quietGrid(area);
+  distance.fill(QUIET_MARGIN / QUIET_CELL + 1);
   for (let t = 0; t < count; t++) {
     if (!figure(t)) continue;
     const column = Math.min(columns - 1, Math.max(0, Math.floor(((x[t] as number) - area.left) / QUIET_CELL)));
     const row = Math.min(rows - 1, Math.max(0, Math.floor(((y[t] as number) - area.top) / QUIET_CELL)));
     distance[row * columns + column] = 0;
   }
-  // Each cell keeps the least of its own distance and its visited neighbours' plus the step, in a
-  // forward and a backward pass (`assembly/paint.ts`).
-  chamferDistance(distance.byteOffset, columns, rows);
+  return distance;
+}
+
+/** Whether a point of `area` lies within `QUIET_MARGIN` of the figure, by the grid's chamfer `distance`. */
+export function withinMargin(distance: Float32Array, area: Window): (x: number, y: number) => boolean {
+  const { columns, rows } = quietGrid(area);
   return (x, y) => {
     const column = Math.min(columns - 1, Math.max(0, Math.floor((x - area.left) / QUIET_CELL)));
     const row = Math.min(rows - 1, Math.max(0, Math.floor((y - area.top) / QUIET_CELL)));

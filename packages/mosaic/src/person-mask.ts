@@ -46,32 +46,32 @@ const MODEL_LOGIT = 3.5;
  * Weight of the colour evidence against the model's. The strongest evidence (COLOUR_LOGIT: a
  * colour the room is full of and the visitor shows nowhere else) outweighs a certain model.
  */
-const COLOUR_WEIGHT = 1.5;
+export const COLOUR_WEIGHT = 1.5;
 /** Colour log-odds are clamped: an unseen colour is no proof of anything. */
-const COLOUR_LOGIT = 4;
+export const COLOUR_LOGIT = 4;
 /**
  * Where the model is unsure (the rim, hair), colour evidence is taken per quarter-resolution pixel
  * (the mean of 2×2 half-resolution pixels); where it is sure, averaged over FAR of them (about 25
  * artwork pixels, a body tile), so a thin stripe of a room colour on a dress or a strand of hair
  * never overrules it, a wall does.
  */
-const FAR = 6;
+export const FAR = 6;
 /** Half-width (quarter-resolution pixels, 16 artwork pixels) of the rim around a first reading's boundary. */
-const SETTLED = 4;
+export const SETTLED = 4;
 /** RGB quantised to 4 bits a channel: 4,096 bins, each about 5–8 ΔE wide. */
-const LEVELS = 16;
-const BINS = LEVELS * LEVELS * LEVELS;
+export const LEVELS = 16;
+export const BINS = LEVELS * LEVELS * LEVELS;
 /** Artwork pixels per quarter-resolution pixel. */
-const QUARTER = 4;
+export const QUARTER = 4;
 /** Log-odds → probability, tabulated over ±LOGIT_RANGE. */
-const LOGIT_RANGE = MODEL_LOGIT + COLOUR_WEIGHT * COLOUR_LOGIT;
-const SIGMOID_STEPS = 1024;
-const SIGMOID = Float32Array.from(
+export const LOGIT_RANGE = MODEL_LOGIT + COLOUR_WEIGHT * COLOUR_LOGIT;
+export const SIGMOID_STEPS = 1024;
+export const SIGMOID = Float32Array.from(
   { length: SIGMOID_STEPS + 1 },
   (_, k) => 1 / (1 + Math.exp(-((k / SIGMOID_STEPS) * 2 - 1) * LOGIT_RANGE)),
 );
 /** Model probability (in 1/1024 steps) → clamped log-odds. */
-const MODEL_LOGITS = Float32Array.from({ length: SIGMOID_STEPS + 1 }, (_, k) => {
+export const MODEL_LOGITS = Float32Array.from({ length: SIGMOID_STEPS + 1 }, (_, k) => {
   const p = k / SIGMOID_STEPS;
   return clamp(Math.log((p + 1e-3) / (1 - p + 1e-3)), MODEL_LOGIT);
 });
@@ -227,17 +227,17 @@ export function personProbability(source: PersonSource, model: ModelMask): Float
  * Below this line (the chin, in artwork pixels) the silhouette is shoulders and clothing, cut clean;
  * above it, hair, which ends in a frayed row of tesserae. The fraying fades out over FRAY_FADE below.
  */
-function hairline(outline: Float32Array): number {
+export function hairline(outline: Float32Array): number {
   let chin = Number.NEGATIVE_INFINITY;
   for (let k = 1; k < outline.length; k += 2) chin = Math.max(chin, outline[k] as number);
   return chin;
 }
 /** Half-width of the frayed band, in quarter-resolution pixels (20 artwork pixels). */
-const FRAY_RADIUS = 5;
+export const FRAY_RADIUS = 5;
 /** Size of the blobs the band is cut into: about one hair-edge tessera (16 artwork pixels). */
-const FRAY_CELL = 4;
+export const FRAY_CELL = 4;
 /** Quarter-resolution pixels below the hairline over which the fraying fades out. */
-const FRAY_FADE = 40;
+export const FRAY_FADE = 40;
 
 /**
  * Hair has no hard outline: it thins out into the room. So above the chin the boundary becomes a
@@ -301,7 +301,7 @@ function settledness(
 }
 
 /** Eighth-resolution pixels over which the rim's neighbours on either side are averaged (40 px). */
-const LOCAL = 5;
+export const LOCAL = 5;
 /** The visitor's r, g, b and count, then the room's: the maps of local colour sums. */
 const LOCAL_MAPS = 8;
 
@@ -405,7 +405,7 @@ function densities(histogram: Float64Array, name: string): Float64Array {
 }
 
 /** Log-odds of visitor against room for each bin, clamped. */
-function logOdds(person: Float64Array, room: Float64Array, name: string): Float32Array {
+export function logOdds(person: Float64Array, room: Float64Array, name: string): Float32Array {
   const table = scratch(name, Float32Array, BINS);
   // A floor of a fraction of the uniform density: a colour seen on neither side is undecided.
   const floor = 0.02 / BINS;

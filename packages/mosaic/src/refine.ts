@@ -112,7 +112,7 @@ export function refineToFull(
 }
 
 /** Sets the artwork pixels outside the half-resolution `region` to `value`. */
-function fillOutside(labels: Uint16Array, width: number, height: number, region: Window, value: number): void {
+export function fillOutside(labels: Uint16Array, width: number, height: number, region: Window, value: number): void {
   const top = Math.min(height, region.top * 2);
   const bottom = Math.min(height, region.bottom * 2);
   const left = Math.min(width, region.left * 2);

@@ -32,9 +32,9 @@ export interface Seeds {
 /** Size of the background row that outlines the figure (artwork pixels). */
 export const OUTLINE_SIZE = 15;
 /** Two tesserae keep their centres at least this share of their mean size apart (see the index's loops). */
-const SPACING = 0.88;
+export const SPACING = 0.88;
 /** The share along a ring stone's row (see the index's loops). */
-const ALONG = 0.95;
+export const ALONG = 0.95;
 /** Bins of the row places' order (1 px of distance from the guide line each), and one more. */
 const BINS = 1026;
 /** Numbers per row place: priority, x, y, size, row direction. */

@@ -69,10 +69,10 @@ export interface PaintedStory {
  */
 const OUTLINE_CONTACT = 4;
 /** Cells of the record of where the story's labels differ from the 4:5's (pixels; a power of two). */
-const CELL = 8;
-const CELL_BITS = 3;
+export const CELL = 8;
+export const CELL_BITS = 3;
 /** A drawn pixel looks this far around it (joints and bevels). */
-const LOOK = 2;
+export const LOOK = 2;
 
 export function paintStory({ tiles, look, painted, style, centre, face, frame, random }: StoryInput): PaintedStory {
   const { width, height, offset } = STORY_LAYOUT;
@@ -210,7 +210,7 @@ const contactLoop =
   >('storyContact');
 
 /** The plaque's label while the seeds are laid and assigned (no tile has it: fewer tiles fit 16 bits). */
-const PLAQUE = NO_TILE - 1;
+export const PLAQUE = NO_TILE - 1;
 
 /**
  * Which cells of the story hold a pixel whose label differs from the 4:5's there (or any pixel,
@@ -218,7 +218,7 @@ const PLAQUE = NO_TILE - 1;
  * from the painted 4:5's. The WebAssembly marks them (`assembly/story.ts`, with the same `CELL`
  * and `LOOK`).
  */
-class Changes {
+export class Changes {
   readonly columns: number;
   readonly rows: number;
   readonly cells: Uint8Array;
@@ -363,9 +363,25 @@ function newColours(
     end,
     contact.byteOffset,
   );
+  return stoneColours(figure, contact, tiles, seeds, style, centre);
+}
+
+/**
+ * Each new stone's colour from `figure` (1 for the kept figure tiles, by label) and `contact` (the
+ * edge pixels each new stone shares with them).
+ */
+export function stoneColours(
+  figure: Uint8Array,
+  contact: Uint16Array,
+  tiles: Tiles,
+  seeds: RingSeed[],
+  style: PaintStyle,
+  centre: Point,
+): Uint8Array {
+  const { width } = STORY_LAYOUT;
   // The figure lies within the 4:5's cut: a stone two rings beyond it is far from the figure.
   const area = { left: 0, top: tiles.cut.top - 2 * SPACING, right: width, bottom: tiles.cut.bottom + 2 * SPACING };
-  const nearKept = nearFigure(count, tiles.x, tiles.y, (t) => figure[t] === 1, area);
+  const nearKept = nearFigure(tiles.count, tiles.x, tiles.y, (t) => figure[t] === 1, area);
   const quiet = (x: number, y: number) => y >= area.top && y < area.bottom && nearKept(x, y);
   const colours = scratch('story-colours', Uint8Array, seeds.length);
   for (const [s, { x, y }] of seeds.entries()) {
@@ -381,7 +397,7 @@ function newColours(
  * The 4:5's tile looks, the new stones' after them, and one for the plaque's place: drawn in grout
  * under the plaque, it gives the stones beside it a joint along the plaque's edge.
  */
-function extendLook(
+export function extendLook(
   look: TileLook,
   seeds: RingSeed[],
   colours: Uint8Array,
@@ -426,7 +442,7 @@ function extendLook(
  * drawing would repeat exactly (the same tiles, lit from the same row), and the changed cells tile
  * by tile.
  */
-function drawChanged(
+export function drawChanged(
   labels: Uint16Array,
   look: TileLook,
   window: Window,

@@ -24,7 +24,7 @@ export type { WorkingImage } from './slic-metric.js';
  * window reaches joins the tile beside it (`connectivity.ts`). A wider window let the stones reach deep
  * into their neighbours' corners and holes (less rectangular stones) and searched more pixels.
  */
-const WINDOW = 0.72;
+export const WINDOW = 0.72;
 
 export interface Tiles {
   count: number;
@@ -124,12 +124,7 @@ export function buildTiles(
     out.y.byteOffset,
     out.lab.byteOffset,
   );
-  const cut = {
-    left: region.left * 2,
-    top: region.top * 2,
-    right: Math.min(width, region.right * 2),
-    bottom: Math.min(height, region.bottom * 2),
-  };
+  const cut = cutOf(region, width, height);
   return {
     count,
     labels,
@@ -148,8 +143,18 @@ export function buildTiles(
   };
 }
 
+/** The artwork's pixels the half-resolution `region` covers, inside the `width`×`height` artwork. */
+export function cutOf(region: Window, width: number, height: number): Window {
+  return {
+    left: region.left * 2,
+    top: region.top * 2,
+    right: Math.min(width, region.right * 2),
+    bottom: Math.min(height, region.bottom * 2),
+  };
+}
+
 /** The half-resolution pixels that cover the artwork's part `within`, inside the half image. */
-function halfOf({ left, top, right, bottom }: Window, width: number, height: number): Window {
+export function halfOf({ left, top, right, bottom }: Window, width: number, height: number): Window {
   return {
     left: Math.max(0, Math.floor(left / 2)),
     top: Math.max(0, Math.floor(top / 2)),

@@ -1,21 +1,6 @@
+import { F_RANGE, F_STEPS, F_TABLE, LINEAR } from '../../colour.js';
+
 /** The JavaScript the engine's WebAssembly `rgbToLab` replaced, kept as the reference its test compares with. */
-
-const LINEAR = new Float32Array(256);
-for (let i = 0; i < 256; i++) {
-  const c = i / 255;
-  LINEAR[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-}
-
-const EPSILON = 216 / 24389;
-const KAPPA = 24389 / 27;
-function exactF(t: number): number {
-  return t > EPSILON ? Math.cbrt(t) : (KAPPA * t + 16) / 116;
-}
-/** CIELAB's f() tabulated on [0, 1.1] and interpolated: cube roots dominate otherwise. */
-const F_STEPS = 4096;
-const F_RANGE = 1.1;
-const F_TABLE = new Float32Array(F_STEPS + 2);
-for (let i = 0; i < F_TABLE.length; i++) F_TABLE[i] = exactF((i / F_STEPS) * F_RANGE);
 
 /**
  * Converts an interleaved RGB image to interleaved Lab floats, f() interpolated from its table

@@ -3,16 +3,7 @@ import type { Seeds } from '../../seeds.js';
 
 /** The JavaScript the engine's WebAssembly `connectPieces` replaced, kept as the reference its test compares with. */
 
-/**
- * Gives every connected piece its own tile id and folds specks (pieces much smaller than their
- * tile should be) into the neighbour they touch, so no tile is scattered or a crumb.
- *
- * Works on runs (a row's stretch of one label) joined with the runs they touch in the row above
- * by union–find, so it costs one pass over the pixels. Pieces are numbered in the order of their
- * first pixel; a speck joins the piece left of its first pixel (above it, at the left edge).
- * The tile ids replace the labels in place, inside `region` (default: the whole image) only:
- * pixels outside it are neither read nor written.
- */
+/** `enforceConnectivity` (`connectivity.ts`) in JavaScript. */
 export function enforceConnectivity(
   labels: Int32Array,
   width: number,

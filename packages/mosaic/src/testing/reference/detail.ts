@@ -1,48 +1,6 @@
-import { type SizeMap, TILE_SIZES } from '../../detail.js';
-import type { LandmarkGroup, Landmarks } from '../../landmarks.js';
+import { FEATURES, type Region, regionOf, type SizeMap, TILE_SIZES } from '../../detail.js';
+import type { Landmarks } from '../../landmarks.js';
 import { sobel } from './gradient.js';
-
-/** The features drawn in the smallest tiles, and how far around each landmark group they reach. */
-const FEATURES: { group: LandmarkGroup; size: number; pad: number }[] = [
-  { group: 'rightEye', size: TILE_SIZES.eyes, pad: 1.5 },
-  { group: 'leftEye', size: TILE_SIZES.eyes, pad: 1.5 },
-  { group: 'rightBrow', size: TILE_SIZES.brows, pad: 1.4 },
-  { group: 'leftBrow', size: TILE_SIZES.brows, pad: 1.4 },
-  { group: 'lips', size: TILE_SIZES.mouth, pad: 1.3 },
-  { group: 'nose', size: TILE_SIZES.nose, pad: 1.25 },
-];
-
-/** An axis-aligned ellipse around a landmark group, in artwork pixels. */
-interface Region {
-  cx: number;
-  cy: number;
-  rx: number;
-  ry: number;
-  size: number;
-}
-
-function regionOf(points: Float32Array, pad: number, size: number): Region {
-  let x0 = Number.POSITIVE_INFINITY;
-  let y0 = Number.POSITIVE_INFINITY;
-  let x1 = Number.NEGATIVE_INFINITY;
-  let y1 = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < points.length; i += 2) {
-    const x = points[i] as number;
-    const y = points[i + 1] as number;
-    x0 = Math.min(x0, x);
-    x1 = Math.max(x1, x);
-    y0 = Math.min(y0, y);
-    y1 = Math.max(y1, y);
-  }
-  const minRadius = 3 * size;
-  return {
-    cx: (x0 + x1) / 2,
-    cy: (y0 + y1) / 2,
-    rx: Math.max(minRadius, ((x1 - x0) / 2) * pad),
-    ry: Math.max(minRadius, ((y1 - y0) / 2) * pad),
-    size,
-  };
-}
 
 /** 1 inside the ellipse, fading to 0 at 1.5 radii. */
 function weight(region: Region, x: number, y: number): number {

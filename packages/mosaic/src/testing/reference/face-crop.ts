@@ -1,16 +1,12 @@
 import type { RgbImage } from '../../decode.js';
-import type { FaceCrop } from '../../face-crop.js';
+import { type Affine, cropAffine, type FaceCrop, readsPerSide, squareAffine } from '../../face-crop.js';
 
 /*
  * The JavaScript the engine's WebAssembly `sampleAffineLoop` replaced (with the two samplers that
  * call it), kept as the reference its test compares with.
  */
 
-/**
- * Fills `out` (side² RGB floats, `value × scale + offset`) with the crop's square of `image`,
- * turned by the crop's angle, bilinear and averaged over k × k points per pixel when it shrinks
- * 3× or more (so a 6× reduction does not alias). Outside the image reads black, as in Human's crops.
- */
+/** `sampleCrop` (`face-crop.ts`) through the reference loop. */
 export function sampleCrop(
   image: RgbImage,
   crop: FaceCrop,
@@ -19,35 +15,12 @@ export function sampleCrop(
   scale: number,
   offset: number,
 ): Float32Array {
-  const step = crop.side / side;
-  const cos = Math.cos(crop.angle) * step;
-  const sin = Math.sin(crop.angle) * step;
-  // Output (u, v) reads the image at centre + R(angle) · ((u, v) − side/2) · step.
-  return sampleAffine(image, side, side, out, scale, offset, {
-    ox: crop.cx - (cos - sin) * (side / 2),
-    oy: crop.cy - (sin + cos) * (side / 2),
-    ux: cos,
-    uy: sin,
-    vx: -sin,
-    vy: cos,
-  });
+  return sampleAffine(image, side, side, out, scale, offset, cropAffine(crop, side));
 }
 
-/** The whole image squeezed into a side² square (the detector's view of it). */
+/** `sampleSquare` (`face-crop.ts`) through the reference loop. */
 export function sampleSquare(image: RgbImage, side: number, out: Float32Array, scale: number, offset: number) {
-  const ux = image.width / side;
-  const vy = image.height / side;
-  return sampleAffine(image, side, side, out, scale, offset, { ox: 0, oy: 0, ux, uy: 0, vx: 0, vy });
-}
-
-/** Output pixel (u, v)'s corner is at o + u·U + v·V in image pixels (pixel centres at +0.5). */
-interface Affine {
-  ox: number;
-  oy: number;
-  ux: number;
-  uy: number;
-  vx: number;
-  vy: number;
+  return sampleAffine(image, side, side, out, scale, offset, squareAffine(image, side));
 }
 
 function sampleAffine(
@@ -59,10 +32,7 @@ function sampleAffine(
   offset: number,
   { ox, oy, ux, uy, vx, vy }: Affine,
 ): Float32Array {
-  const stretch = Math.max(Math.hypot(ux, uy), Math.hypot(vx, vy));
-  // Each bilinear read spans about two pixels: k reads a side cover a reduction of about 2k (the nearest
-  // k: FaceMesh's usual 2.2× crop takes one read a pixel, as Human's crops did; the detector's 6× square nine).
-  const k = Math.min(4, Math.max(1, Math.round(stretch / 2)));
+  const k = readsPerSide({ ox, oy, ux, uy, vx, vy });
   const weight = scale / (k * k);
   const lastX = width - 1;
   const lastY = height - 1;

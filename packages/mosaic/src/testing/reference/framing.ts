@@ -1,7 +1,6 @@
 import type { RgbImage } from '../../decode.js';
-import type { Framing } from '../../framing.js';
+import { COVERAGE_FADE, COVERAGE_OFFSET, type Framing, warpSource } from '../../framing.js';
 import { LAYOUT } from '../../layout.js';
-import { resizeRgb } from '../../resample.js';
 
 /*
  * The JavaScript the engine's WebAssembly `warpPhoto` and `fadeBeyondPhotoLoop` replaced, kept as
@@ -11,12 +10,7 @@ import { resizeRgb } from '../../resample.js';
 /** The flat grey painted where the framed portrait reaches beyond the photo. */
 const OUTSIDE_GREY = 128;
 
-/**
- * Renders the framed photo at artwork size divided by `reduction` (the engine works at half size).
- * `photoScale` is the photo's size relative to the image the framing was measured on. Large
- * reductions go through sharp's Lanczos resize first so the bilinear warp never aliases; beyond
- * its edges the picture is a flat neutral grey. Every pixel of `out` is written.
- */
+/** `warpToArtwork` (`framing.ts`) with the JavaScript warp. */
 export async function warpToArtwork(
   photo: RgbImage,
   framing: Framing,
@@ -24,17 +18,7 @@ export async function warpToArtwork(
   photoScale = 1,
   out = new Uint8Array(Math.round(LAYOUT.width / reduction) * Math.round(LAYOUT.height / reduction) * 3),
 ): Promise<RgbImage> {
-  let source = photo;
-  let scale = framing.scale / reduction / photoScale;
-  let factor = photoScale;
-  if (scale < 0.65) {
-    const width = Math.max(1, Math.round(photo.width * scale));
-    const height = Math.max(1, Math.round(photo.height * scale));
-    source = await resizeRgb(photo, width, height);
-    const shrink = width / photo.width;
-    factor *= shrink;
-    scale /= shrink;
-  }
+  const { source, scale, factor } = await warpSource(photo, framing, reduction, photoScale);
   const width = Math.round(LAYOUT.width / reduction);
   const height = Math.round(LAYOUT.height / reduction);
   const tx = framing.target.x / reduction;
@@ -109,19 +93,7 @@ export async function warpToArtwork(
   return { data: out, width, height };
 }
 
-/** The person weight is 0 up to this many artwork pixels inside the photo's edge… */
-const COVERAGE_OFFSET = -6;
-/** …and reaches 1 this many pixels further in (half-way at 18 px inside the edge). */
-const COVERAGE_FADE = 48;
-
-/**
- * How far inside the photo each pixel of the framed image lies, as a weight for the person mask
- * (at artwork size divided by `reduction`; `width`×`height` is the image the framing was measured
- * on). Outside the photo there is no visitor to paint, only background: the weight is 0 there and
- * rises smoothly over COVERAGE_FADE artwork pixels inside the edge, so a body the photo cuts off
- * (shoulders at its bottom edge) ends in a soft vignette of pattern rather than a hard straight
- * cut. The fill beyond the edge (see warpToArtwork) is therefore never painted as the visitor.
- */
+/** `photoCoverage` (`framing.ts`) with the JavaScript fade. */
 export function photoCoverage(
   framing: Framing,
   width: number,

@@ -1,11 +1,9 @@
 import type { Gradient } from '../../gradient.js';
-import { cellCentre, GUIDE_CELL, type Guides } from '../../guides.js';
+import { addLine, cellCentre, ellipseOf, GUIDE_CELL, type Guides, mark } from '../../guides.js';
 import type { Landmarks } from '../../landmarks.js';
 
 /** Strong edges (Sobel of CIELAB lightness at quarter resolution) become guides above this. */
 const EDGE_THRESHOLD = 60;
-/** Landmark lines are sampled this densely (artwork pixels). */
-const LINE_STEP = 1.5;
 /** Stands for "no guide point": farther than any canvas reaches. */
 const FAR = 1e6;
 
@@ -41,42 +39,6 @@ export function buildGuides(
   }
   propagate(guides);
   return guides;
-}
-
-/** Records guide point (x, y) with direction (tx, ty) in its cell if nearer the centre than the cell's. */
-function mark(g: Guides, x: number, y: number, tx: number, ty: number): void {
-  const gx = Math.floor(x / GUIDE_CELL);
-  const gy = Math.floor(y / GUIDE_CELL);
-  if (gx < 0 || gy < 0 || gx >= g.width || gy >= g.height) return;
-  const i = gy * g.width + gx;
-  const d = Math.hypot(x - cellCentre(gx), y - cellCentre(gy));
-  if (d >= (g.distance[i] as number)) return;
-  g.distance[i] = d;
-  g.nearX[i] = x;
-  g.nearY[i] = y;
-  g.tangentX[i] = tx;
-  g.tangentY[i] = ty;
-}
-
-function addLine(g: Guides, points: Float32Array, closed: boolean): void {
-  const count = points.length / 2;
-  const segments = closed ? count : count - 1;
-  for (let s = 0; s < segments; s++) {
-    const x0 = points[s * 2] as number;
-    const y0 = points[s * 2 + 1] as number;
-    const e = (s + 1) % count;
-    const x1 = points[e * 2] as number;
-    const y1 = points[e * 2 + 1] as number;
-    const length = Math.hypot(x1 - x0, y1 - y0);
-    if (length === 0) continue;
-    const tx = (x1 - x0) / length;
-    const ty = (y1 - y0) / length;
-    const steps = Math.ceil(length / LINE_STEP);
-    for (let k = 0; k <= steps; k++) {
-      const t = k / steps;
-      mark(g, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, tx, ty);
-    }
-  }
 }
 
 /** Where the person share crosses one half between two neighbouring cells, to a fraction of a cell. */
@@ -164,20 +126,6 @@ export function addEdges(g: Guides, gradient: Gradient, mask: Float32Array, outl
       mark(g, px + shift * GUIDE_CELL * ox, py + shift * GUIDE_CELL * oy, -ny, nx);
     }
   }
-}
-
-function ellipseOf(points: Float32Array): { cx: number; cy: number; rx: number; ry: number } {
-  let x0 = Number.POSITIVE_INFINITY;
-  let y0 = Number.POSITIVE_INFINITY;
-  let x1 = Number.NEGATIVE_INFINITY;
-  let y1 = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < points.length; i += 2) {
-    x0 = Math.min(x0, points[i] as number);
-    x1 = Math.max(x1, points[i] as number);
-    y0 = Math.min(y0, points[i + 1] as number);
-    y1 = Math.max(y1, points[i + 1] as number);
-  }
-  return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, rx: Math.max(1, (x1 - x0) / 2), ry: Math.max(1, (y1 - y0) / 2) };
 }
 
 /**

@@ -1,17 +1,19 @@
 import type { Window } from '../../geometry.js';
-import type { TileLook } from '../../paint.js';
+import {
+  LIGHT_RANGE,
+  markFigure,
+  quietGrid,
+  SHEEN_R2,
+  SHEEN_X,
+  SHEEN_Y,
+  type TileLook,
+  withinMargin,
+} from '../../paint.js';
 
 /*
  * The JavaScript the engine's WebAssembly `drawTileParts` and `chamferDistance` replaced, kept as
  * the reference their tests compare with.
  */
-
-/** A tile's light stays within these bounds, so a large tile never runs into dark or bright. */
-const LIGHT_RANGE = { glass: [0.76, 1.24], stone: [0.82, 1.18] } as const;
-/** Where the sheen sits, in half-sizes from the tile's centre, and its radius². */
-const SHEEN_X = -0.3;
-const SHEEN_Y = -0.38;
-const SHEEN_R2 = 0.3;
 
 /** Numbers per tile in `packedLook`. */
 const PARAMS = 16;
@@ -200,15 +202,7 @@ function drawPart(
   }
 }
 
-/** How far from the visitor the pattern keeps its accent colours: the outline row and one row of stones more. */
-const QUIET_MARGIN = 56;
-const QUIET_CELL = 8;
-
-/**
- * Whether a point of `area` lies within `QUIET_MARGIN` of one of the `figure` tiles (centres `x`, `y`): a
- * chamfer distance over a coarse grid of their centres (tiles of the figure are at most 22 px, so its grid
- * cells leave no gaps that matter at this margin).
- */
+/** `nearFigure` (`paint.ts`) with the JavaScript chamfer passes. */
 export function nearFigure(
   count: number,
   x: ArrayLike<number>,
@@ -216,16 +210,8 @@ export function nearFigure(
   figure: (t: number) => boolean,
   area: Window,
 ): (x: number, y: number) => boolean {
-  const columns = Math.ceil((area.right - area.left) / QUIET_CELL);
-  const rows = Math.ceil((area.bottom - area.top) / QUIET_CELL);
-  const far = QUIET_MARGIN / QUIET_CELL + 1;
-  const distance = new Float32Array(columns * rows).fill(far);
-  for (let t = 0; t < count; t++) {
-    if (!figure(t)) continue;
-    const column = Math.min(columns - 1, Math.max(0, Math.floor(((x[t] as number) - area.left) / QUIET_CELL)));
-    const row = Math.min(rows - 1, Math.max(0, Math.floor(((y[t] as number) - area.top) / QUIET_CELL)));
-    distance[row * columns + column] = 0;
-  }
+  const { columns, rows } = quietGrid(area);
+  const distance = markFigure(new Float32Array(columns * rows), count, x, y, figure, area);
   // Each cell keeps the least of its own distance and its visited neighbours' plus the step, held
   // in a local (rounded to the grid's float32 whenever it changes, as a store would round it).
   const diagonal = Math.SQRT2;
@@ -254,9 +240,5 @@ export function nearFigure(
       }
       distance[i] = d;
     }
-  return (x, y) => {
-    const column = Math.min(columns - 1, Math.max(0, Math.floor((x - area.left) / QUIET_CELL)));
-    const row = Math.min(rows - 1, Math.max(0, Math.floor((y - area.top) / QUIET_CELL)));
-    return (distance[row * columns + column] as number) * QUIET_CELL <= QUIET_MARGIN;
-  };
+  return withinMargin(distance, area);
 }

@@ -1,10 +1,31 @@
 import type { RgbImage } from '../../decode.js';
 import { fillsCanvas } from '../../framing.js';
-import { faceOval, type ModelMask, type PersonSource } from '../../person-mask.js';
+import {
+  BINS,
+  COLOUR_LOGIT,
+  COLOUR_WEIGHT,
+  FAR,
+  FRAY_CELL,
+  FRAY_FADE,
+  FRAY_RADIUS,
+  faceOval,
+  hairline,
+  LEVELS,
+  LOCAL,
+  LOGIT_RANGE,
+  logOdds,
+  MODEL_LOGITS,
+  type ModelMask,
+  type PersonSource,
+  QUARTER,
+  SETTLED,
+  SIGMOID,
+  SIGMOID_STEPS,
+} from '../../person-mask.js';
 import { photoCoverage } from './framing.js';
 import { upsampleMask } from './resample.js';
 
-/** A fresh array where the engine takes a scratch one: the reference shares no memory with it. */
+/** A fresh array where the engine takes a scratch one: the reference's loops share no memory with it. */
 function scratch<T>(_key: string, Kind: new (length: number) => T, length: number): T {
   return new Kind(length);
 }
@@ -12,48 +33,13 @@ function scratch<T>(_key: string, Kind: new (length: number) => T, length: numbe
 /** Model probabilities above this sample the visitor's colours, below BACKGROUND_SURE the room's. */
 const PERSON_SURE = 0.9;
 const BACKGROUND_SURE = 0.1;
-/** The model's log-odds are clamped here: a model certain of a wall is still only this certain. */
-const MODEL_LOGIT = 3.5;
-/**
- * Weight of the colour evidence against the model's. The strongest evidence (COLOUR_LOGIT: a
- * colour the room is full of and the visitor shows nowhere else) outweighs a certain model.
- */
-const COLOUR_WEIGHT = 1.5;
-/** Colour log-odds are clamped: an unseen colour is no proof of anything. */
-const COLOUR_LOGIT = 4;
 /**
  * A first reading's colours this much likelier in the room than on the visitor are left out of the
  * visitor's colours the second time: stretches of wall the model took for the person.
  */
 const WALL_LOGIT = -1.5;
-/**
- * Where the model is unsure (the rim, hair), colour evidence is taken per quarter-resolution pixel
- * (the mean of 2×2 half-resolution pixels); where it is sure, averaged over FAR of them (about 25
- * artwork pixels, a body tile), so a thin stripe of a room colour on a dress or a strand of hair
- * never overrules it, a wall does.
- */
-const FAR = 6;
 /** Share of the model's log-odds that still counts on the line a first reading drew against it. */
 const RIM_MODEL = 0.25;
-/** Half-width (quarter-resolution pixels, 16 artwork pixels) of the rim around a first reading's boundary. */
-const SETTLED = 4;
-/** RGB quantised to 4 bits a channel: 4,096 bins, each about 5–8 ΔE wide. */
-const LEVELS = 16;
-const BINS = LEVELS * LEVELS * LEVELS;
-/** Artwork pixels per quarter-resolution pixel. */
-const QUARTER = 4;
-/** Log-odds → probability, tabulated over ±LOGIT_RANGE. */
-const LOGIT_RANGE = MODEL_LOGIT + COLOUR_WEIGHT * COLOUR_LOGIT;
-const SIGMOID_STEPS = 1024;
-const SIGMOID = Float32Array.from(
-  { length: SIGMOID_STEPS + 1 },
-  (_, k) => 1 / (1 + Math.exp(-((k / SIGMOID_STEPS) * 2 - 1) * LOGIT_RANGE)),
-);
-/** Model probability (in 1/1024 steps) → clamped log-odds. */
-const MODEL_LOGITS = Float32Array.from({ length: SIGMOID_STEPS + 1 }, (_, k) => {
-  const p = k / SIGMOID_STEPS;
-  return clamp(Math.log((p + 1e-3) / (1 - p + 1e-3)), MODEL_LOGIT);
-});
 
 /** The JavaScript the engine's WebAssembly person-mask loops replaced, kept as the reference their test compares with. */
 export function personProbability(source: PersonSource, model: ModelMask): Float32Array {
@@ -107,22 +93,6 @@ export function personProbability(source: PersonSource, model: ModelMask): Float
     scratch('half-mask', Float32Array, half.width * half.height),
   );
 }
-
-/**
- * Below this line (the chin, in artwork pixels) the silhouette is shoulders and clothing, cut clean;
- * above it, hair, which ends in a frayed row of tesserae. The fraying fades out over FRAY_FADE below.
- */
-function hairline(outline: Float32Array): number {
-  let chin = Number.NEGATIVE_INFINITY;
-  for (let k = 1; k < outline.length; k += 2) chin = Math.max(chin, outline[k] as number);
-  return chin;
-}
-/** Half-width of the frayed band, in quarter-resolution pixels (20 artwork pixels). */
-const FRAY_RADIUS = 5;
-/** Size of the blobs the band is cut into: about one hair-edge tessera (16 artwork pixels). */
-const FRAY_CELL = 4;
-/** Quarter-resolution pixels below the hairline over which the fraying fades out. */
-const FRAY_FADE = 40;
 
 /**
  * Hair has no hard outline: it thins out into the room. So above the chin the boundary becomes a
@@ -238,8 +208,6 @@ function settledness(
   return settled;
 }
 
-/** Eighth-resolution pixels over which the rim's neighbours on either side are averaged (40 px). */
-const LOCAL = 5;
 /** Squared RGB distance (of 2×2 sums) that keeps two near-equal distances from deciding much. */
 const LOCAL_SOFTNESS = 4800;
 
@@ -316,10 +284,6 @@ function decideRim(
       near[q] = (COLOUR_LOGIT * (toRoom - toPerson)) / (toRoom + toPerson + LOCAL_SOFTNESS);
     }
   }
-}
-
-function clamp(v: number, limit: number): number {
-  return v > limit ? limit : v < -limit ? -limit : v;
 }
 
 /** The quarter-resolution samples the colours are read from. */
@@ -471,15 +435,4 @@ function blurBinsAlong(from: Float64Array, to: Float64Array, stride: number): vo
     if (at < LEVELS - 1) sum += from[b + stride] as number;
     to[b] = sum;
   }
-}
-
-/** Log-odds of visitor against room for each bin, clamped. */
-function logOdds(person: Float64Array, room: Float64Array, name: string): Float32Array {
-  const table = scratch(name, Float32Array, BINS);
-  // A floor of a fraction of the uniform density: a colour seen on neither side is undecided.
-  const floor = 0.02 / BINS;
-  for (let b = 0; b < BINS; b++) {
-    table[b] = clamp(Math.log(((person[b] as number) + floor) / ((room[b] as number) + floor)), COLOUR_LOGIT);
-  }
-  return table;
 }

@@ -1,10 +1,8 @@
 import { type Window, wholeImage } from '../../geometry.js';
+import { fillOutside, NO_TILE } from '../../refine.js';
 import { type Centres, CORNER, MASK_WEIGHT, type WorkingImage } from '../../slic-metric.js';
 
 /** The JavaScript the engine's WebAssembly `refineLabels` replaced, kept as the reference its test compares with. */
-
-/** The label of artwork pixels outside the part cut into tiles. */
-const NO_TILE = 0xffff;
 
 /** Floats per tile in the packed centres: x, y, person share, row cos and sin / size. */
 const STRIDE = 5;
@@ -128,18 +126,4 @@ export function refineToFull(
   // After the blocks: with an odd width a row's last block reaches into the next row's first pixel.
   fillOutside(labels, width, height, region, NO_TILE);
   return labels;
-}
-
-/** Sets the artwork pixels outside the half-resolution `region` to `value`. */
-function fillOutside(labels: Uint16Array, width: number, height: number, region: Window, value: number): void {
-  const top = Math.min(height, region.top * 2);
-  const bottom = Math.min(height, region.bottom * 2);
-  const left = Math.min(width, region.left * 2);
-  const right = Math.min(width, region.right * 2);
-  labels.fill(value, 0, top * width);
-  for (let y = top; y < bottom; y++) {
-    labels.fill(value, y * width, y * width + left);
-    labels.fill(value, y * width + right, (y + 1) * width);
-  }
-  labels.fill(value, bottom * width, height * width);
 }

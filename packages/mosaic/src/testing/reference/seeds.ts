@@ -2,7 +2,7 @@ import { type SizeMap, TILE_SIZES } from '../../detail.js';
 import { type Point, type Window, wholeImage } from '../../geometry.js';
 import { cellCentre, GUIDE_CELL, type Guides } from '../../guides.js';
 import { forEachRingPlace } from '../../pattern.js';
-import type { Seeds } from '../../seeds.js';
+import { ALONG, OUTLINE_SIZE, type Seeds, SPACING } from '../../seeds.js';
 import { settleStones } from './settle.js';
 
 /**
@@ -19,19 +19,6 @@ function cut(size: number): number {
   return FAMILIES[f] as number;
 }
 
-/** Size of the background row that outlines the figure (artwork pixels). */
-const OUTLINE_SIZE = 15;
-/** Two tesserae keep their centres at least this share of their mean size apart (across the row). */
-const SPACING = 0.88;
-/**
- * Along the new tessera's row the share is a little larger for stones of the face and body: the
- * rows lie one size apart, and a row packed at 0.88 cut many of its stones narrower along the row
- * than across it, slips that read as turned 90° against the contour (orientation 15.2° on sample3,
- * 15.8° on the close crop; 14.8° and 15.0° now). The fine stones of the eyes, brows, nose and lips
- * keep 0.88 either way: spaced wider they drew less of the features (descriptor distance 0.51 on
- * sample4).
- */
-const ALONG = 0.95;
 /** Stones from this size (artwork pixels) keep ALONG along their row. */
 const ALONG_FROM = 12;
 /** Holes between rows get a tessera of their own only where one fits whole. */
@@ -45,17 +32,7 @@ const BUCKET = 16;
 
 /**
  * The JavaScript the engine's WebAssembly seed loops replaced, kept as the reference their test
- * compares with.
- *
- * Lays the tesserae as a mosaicist does: rows along the guide lines first, nearest first, so the
- * silhouette, face oval, eyes, brows and lips are each outlined and the figure filled by rows
- * following them (opus vermiculatum); one row outlining the figure on the background side; then
- * the background on concentric rings around the face (opus tessellatum); then a tessera in every
- * hole large enough for one. A place is taken only if it keeps clear of every tessera laid
- * before it. The visitor's stones are then settled against their neighbours (`settle.ts`).
- *
- * Only the part of the artwork `within` shows (default: all of it): a stone is laid only where it
- * reaches into that part.
+ * compares with: `placeSeeds` (`seeds.ts`).
  */
 export function placeSeeds(
   map: SizeMap,

@@ -1,39 +1,29 @@
 import { applyFrame } from '../../brand-frame.js';
-import { parseHex } from '../../colour.js';
 import type { Point, Window } from '../../geometry.js';
-import { LAYOUT, POST_WINDOW, STORY_LAYOUT } from '../../layout.js';
-import {
-  allocateLook,
-  drawTilesIn,
-  lookOfPatternTile,
-  nearFigure,
-  type PaintStyle,
-  type TileLook,
-} from '../../paint.js';
+import { LAYOUT, STORY_LAYOUT } from '../../layout.js';
+import type { PaintStyle } from '../../paint.js';
 import { patternIndex } from '../../pattern.js';
 import { PLAQUE_OPAQUE, type Plaque } from '../../plaque.js';
 import { NO_TILE } from '../../refine.js';
 import { scratch } from '../../scratch.js';
-import type { PaintedStory, StoryInput } from '../../story.js';
+import {
+  CELL,
+  CELL_BITS,
+  drawChanged,
+  extendLook,
+  Changes as LiveChanges,
+  LOOK,
+  type PaintedStory,
+  PLAQUE,
+  type StoryInput,
+  stoneColours,
+} from '../../story.js';
 import { keptTiles, ringPhases } from '../../story-figure.js';
-import { type Field, FREE, type RingSeed, ringSeeds, SPACING, SQUARE_REACH, STORY_RINGS } from '../../story-rings.js';
+import { type Field, FREE, type RingSeed, ringSeeds, SQUARE_REACH, STORY_RINGS } from '../../story-rings.js';
 import type { Tiles } from '../../superpixels.js';
 import { assignNearest } from './story-rings.js';
 
 /** The JavaScript the engine's WebAssembly story loops replaced (`story.ts`), kept as the reference their test compares with. */
-
-/**
- * A new stone counts as beside the figure, and takes the outline row's colour, where it shares at
- * least this much of its edge (pixels) with the figure's kept tiles: a corner touching does not.
- * The figure's edge runs along its tiles, in and out, so a stone of the row beside it may touch it
- * along little more than that.
- */
-const OUTLINE_CONTACT = 4;
-/** Cells of the record of where the story's labels differ from the 4:5's (pixels; a power of two). */
-const CELL = 8;
-const CELL_BITS = 3;
-/** A drawn pixel looks this far around it (joints and bevels). */
-const LOOK = 2;
 
 export function paintStory({ tiles, look, painted, style, centre, face, frame, random }: StoryInput): PaintedStory {
   const { width, height, offset } = STORY_LAYOUT;
@@ -80,28 +70,8 @@ export function paintStory({ tiles, look, painted, style, centre, face, frame, r
   return { rgb: out, labels, look: { ...storyLook, count: plaqueTile }, frame };
 }
 
-/** The plaque's label while the seeds are laid and assigned (no tile has it: fewer tiles fit 16 bits). */
-const PLAQUE = NO_TILE - 1;
-
-/**
- * Which cells of the story hold a pixel whose label differs from the 4:5's there (or any pixel,
- * outside the 4:5's rows) or lie within `LOOK` of one: only there can the story's pixels differ
- * from the painted 4:5's.
- */
-class Changes {
-  readonly columns: number;
-  readonly rows: number;
-  readonly cells: Uint8Array;
-  /** The cells of one row of pixels that hold a changed pixel, for `markRow`. */
-  readonly row: Uint8Array;
-
-  constructor(width: number, height: number) {
-    this.columns = width >> CELL_BITS;
-    this.rows = height >> CELL_BITS;
-    this.cells = new Uint8Array(this.columns * this.rows);
-    this.row = new Uint8Array(this.columns);
-  }
-
+/** The live record of changed cells, marked here in JavaScript as the WebAssembly marks it. */
+class Changes extends LiveChanges {
   /** Marks row `y`'s pixels `x0`–`x1` (exclusive) as changed. */
   mark(y: number, x0: number, x1: number): void {
     const c0 = Math.max(0, (x0 - LOOK) >> CELL_BITS);
@@ -121,18 +91,6 @@ class Changes {
       row[c] = 0;
       for (let r = r0; r <= r1; r++) cells[r * columns + c] = 1;
     }
-  }
-
-  /** Whether a changed cell lies within `reach` of (x, y). */
-  near(x: number, y: number, reach: number): boolean {
-    const c0 = Math.max(0, (x - reach) >> CELL_BITS);
-    const c1 = Math.min(this.columns - 1, (x + reach) >> CELL_BITS);
-    const r0 = Math.max(0, (y - reach) >> CELL_BITS);
-    const r1 = Math.min(this.rows - 1, (y + reach) >> CELL_BITS);
-    for (let r = r0; r <= r1; r++) {
-      for (let c = c0; c <= c1; c++) if (this.cells[r * this.columns + c] === 1) return true;
-    }
-    return false;
   }
 }
 
@@ -254,99 +212,5 @@ function newColours(
       }
     }
   }
-  // The figure lies within the 4:5's cut: a stone two rings beyond it is far from the figure.
-  const area = { left: 0, top: tiles.cut.top - 2 * SPACING, right: width, bottom: tiles.cut.bottom + 2 * SPACING };
-  const nearKept = nearFigure(count, tiles.x, tiles.y, (t) => figure[t] === 1, area);
-  const quiet = (x: number, y: number) => y >= area.top && y < area.bottom && nearKept(x, y);
-  const colours = new Uint8Array(seeds.length);
-  for (const [s, { x, y }] of seeds.entries()) {
-    colours[s] =
-      (contact[s] as number) >= OUTLINE_CONTACT
-        ? style.outline
-        : patternIndex(x, y, centre, style.pattern.size, quiet(x, y));
-  }
-  return colours;
-}
-
-/**
- * The 4:5's tile looks, the new stones' after them, and one for the plaque's place: drawn in grout
- * under the plaque, it gives the stones beside it a joint along the plaque's edge.
- */
-function extendLook(
-  look: TileLook,
-  seeds: RingSeed[],
-  colours: Uint8Array,
-  style: PaintStyle,
-  random: () => number,
-): TileLook {
-  const count = look.count + seeds.length + 1;
-  const out = allocateLook(count);
-  out.colours.set(look.colours);
-  out.rgb.set(look.rgb);
-  out.joint.set(look.joint);
-  out.base.set(look.base);
-  out.slopeX.set(look.slopeX);
-  out.slopeY.set(look.slopeY);
-  out.cx.set(look.cx);
-  out.cy.set(look.cy);
-  out.cos.set(look.cos);
-  out.sin.set(look.sin);
-  out.inverseHalf.set(look.inverseHalf);
-  out.bevel.set(look.bevel);
-  out.sheen.set(look.sheen);
-  out.glass.set(look.glass);
-  out.wide.set(look.wide);
-  out.personTiles = look.personTiles;
-  for (const [s, seed] of seeds.entries()) {
-    lookOfPatternTile(out, seed.tile, seed.x, seed.y, SPACING, seed, colours[s] as number, style, random);
-  }
-  const plaque = count - 1;
-  const grout = parseHex(style.grout);
-  for (let c = 0; c < 3; c++) {
-    out.rgb[plaque * 3 + c] = grout[c] as number;
-    out.joint[plaque * 3 + c] = grout[c] as number;
-  }
-  out.base[plaque] = 1;
-  out.wide[plaque] = 1;
-  out.cos[plaque] = 1;
-  return out;
-}
-
-/**
- * Draws the story's window: the painted 4:5's own pixels where nothing around them changed, which
- * drawing would repeat exactly (the same tiles, lit from the same row), and the changed cells tile
- * by tile.
- */
-function drawChanged(
-  labels: Uint16Array,
-  look: TileLook,
-  window: Window,
-  changes: Changes,
-  painted: Uint8Array,
-  out: Uint8Array,
-): void {
-  const { width, height, offset } = STORY_LAYOUT;
-  const rowBytes = width * 3;
-  out.set(
-    painted.subarray(POST_WINDOW.top * rowBytes, POST_WINDOW.bottom * rowBytes),
-    (POST_WINDOW.top + offset) * rowBytes,
-  );
-  const { columns, cells } = changes;
-  const parts: Window[] = [];
-  for (let r = window.top >> CELL_BITS; r * CELL < window.bottom; r++) {
-    const top = Math.max(window.top, r * CELL);
-    const bottom = Math.min(window.bottom, (r + 1) * CELL);
-    for (let c = window.left >> CELL_BITS; c * CELL < window.right; c++) {
-      if (cells[r * columns + c] === 0) continue;
-      const start = c;
-      while ((c + 1) * CELL < window.right && cells[r * columns + c + 1] === 1) c++;
-      parts.push({
-        left: Math.max(window.left, start * CELL),
-        top,
-        right: Math.min(window.right, (c + 1) * CELL),
-        bottom,
-      });
-    }
-  }
-  drawTilesIn(labels, width, height, look, parts, out, offset);
+  return stoneColours(figure, contact, tiles, seeds, style, centre);
 }

@@ -9,7 +9,7 @@ import {
   MASK_WEIGHT,
   type WorkingImage,
 } from '../../slic-metric.js';
-import type { Tiles } from '../../superpixels.js';
+import { cutOf, halfOf, type Tiles, WINDOW } from '../../superpixels.js';
 import { imageToLab } from './colour.js';
 import { enforceConnectivity } from './connectivity.js';
 import { refineToFull } from './refine.js';
@@ -25,15 +25,6 @@ import { refineToFull } from './refine.js';
  * person mask, searched SLIC-style in a window around each seed. Tile borders are then redrawn at
  * full resolution.
  */
-
-/**
- * Search window (half its side) in tile spacings, along the image's axes. A tile's own rectangle
- * reaches 0.56 along its row and 0.5 across, 0.75 at its corner, which a window turned 45° just
- * misses; the settled stones (`settle.ts`) leave few places that far from every one. A pixel no
- * window reaches joins the tile beside it (`connectivity.ts`). A wider window let the stones reach deep
- * into their neighbours' corners and holes (less rectangular stones) and searched more pixels.
- */
-const WINDOW = 0.72;
 
 /**
  * The tiles of the seeds, cut from the artwork's part `within` only (default: all of it); the
@@ -70,12 +61,7 @@ export function buildTiles(
     lab[t * 3 + 1] = centres.a[t] as number;
     lab[t * 3 + 2] = centres.b[t] as number;
   }
-  const cut = {
-    left: region.left * 2,
-    top: region.top * 2,
-    right: Math.min(width, region.right * 2),
-    bottom: Math.min(height, region.bottom * 2),
-  };
+  const cut = cutOf(region, width, height);
   return {
     count,
     labels,
@@ -90,16 +76,6 @@ export function buildTiles(
     cos: centres.cos,
     sin: centres.sin,
     lab,
-  };
-}
-
-/** The half-resolution pixels that cover the artwork's part `within`, inside the half image. */
-function halfOf({ left, top, right, bottom }: Window, width: number, height: number): Window {
-  return {
-    left: Math.max(0, Math.floor(left / 2)),
-    top: Math.max(0, Math.floor(top / 2)),
-    right: Math.min(width, Math.ceil(right / 2)),
-    bottom: Math.min(height, Math.ceil(bottom / 2)),
   };
 }
 
