@@ -177,32 +177,57 @@ function octagon(axes: Float64Array, extents: Float64Array, t: number, out: Floa
   const pHi = (extents[e + 5] as number) * Math.SQRT2;
   const qLo = (extents[e + 6] as number) * Math.SQRT2;
   const qHi = (extents[e + 7] as number) * Math.SQRT2;
+  // The corners are first written in the tile's frame (u, v), then turned to the screen in one
+  // pass: a helper called per corner with doubles, or a closure, boxed its arguments (or its
+  // context's) on every corner of every tile of every render.
   let n = 0;
-  const put = (u: number, v: number) => {
-    out[n * 2] = u * c - v * s;
-    out[n * 2 + 1] = u * s + v * c;
-    n++;
-  };
   // Round the rectangle (u along, v across): (uHi, vLo) → (uHi, vHi) → (uLo, vHi) → (uLo, vLo).
   // Corner (uHi, vLo): u − v at most qHi.
   if (uHi - vLo > qHi) {
-    put(uHi - (uHi - vLo - qHi), vLo);
-    put(uHi, uHi - qHi);
-  } else put(uHi, vLo);
+    out[n++] = uHi - (uHi - vLo - qHi);
+    out[n++] = vLo;
+    out[n++] = uHi;
+    out[n++] = uHi - qHi;
+  } else {
+    out[n++] = uHi;
+    out[n++] = vLo;
+  }
   // Corner (uHi, vHi): u + v at most pHi.
   if (uHi + vHi > pHi) {
-    put(uHi, pHi - uHi);
-    put(pHi - vHi, vHi);
-  } else put(uHi, vHi);
+    out[n++] = uHi;
+    out[n++] = pHi - uHi;
+    out[n++] = pHi - vHi;
+    out[n++] = vHi;
+  } else {
+    out[n++] = uHi;
+    out[n++] = vHi;
+  }
   // Corner (uLo, vHi): u − v at least qLo.
   if (uLo - vHi < qLo) {
-    put(qLo + vHi, vHi);
-    put(uLo, uLo - qLo);
-  } else put(uLo, vHi);
+    out[n++] = qLo + vHi;
+    out[n++] = vHi;
+    out[n++] = uLo;
+    out[n++] = uLo - qLo;
+  } else {
+    out[n++] = uLo;
+    out[n++] = vHi;
+  }
   // Corner (uLo, vLo): u + v at least pLo.
   if (uLo + vLo < pLo) {
-    put(uLo, pLo - uLo);
-    put(pLo - vLo, vLo);
-  } else put(uLo, vLo);
+    out[n++] = uLo;
+    out[n++] = pLo - uLo;
+    out[n++] = pLo - vLo;
+    out[n++] = vLo;
+  } else {
+    out[n++] = uLo;
+    out[n++] = vLo;
+  }
+  for (let i = 0; i < n; i += 2) {
+    const u = out[i] as number;
+    const v = out[i + 1] as number;
+    out[i] = u * c - v * s;
+    out[i + 1] = u * s + v * c;
+  }
+  n /= 2;
   return n;
 }
