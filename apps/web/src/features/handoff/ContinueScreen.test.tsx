@@ -66,7 +66,7 @@ describe('continue: the phone opens a computer’s code', () => {
     api.claimHandoff.mockReturnValue(new Promise((resolve) => (answer = resolve)));
     await renderApp(`/gb/en/continue#${TOKEN}`);
     expect(await screen.findByRole('heading', { name: 'Continue on this phone?' })).toBeTruthy();
-    expect(window.location.hash).toBe('');
+    await waitFor(() => expect(window.location.hash).toBe(''));
     fireEvent.click(screen.getByRole('button', { name: 'Continue here' }));
     expect(await screen.findByRole('heading', { name: 'Opening your visit…' })).toBeTruthy();
     expect(currentPath()).toBe('/gb/en/continue');
@@ -115,7 +115,7 @@ describe('continue: the phone opens a computer’s code', () => {
     expect(
       screen.getByText('A code works once, for 10 minutes. Start again here, or show a new code on your computer.'),
     ).toBeTruthy();
-    expect(window.location.hash).toBe('');
+    await waitFor(() => expect(window.location.hash).toBe(''));
     fireEvent.click(screen.getByRole('button', { name: 'Start here' }));
     await waitFor(() => expect(currentPath()).toBe('/gb/en/start'));
     expect(sessionStore.getState()).toMatchObject({ consentGiven: false, handoffId: null, handoffRole: null });
