@@ -21,10 +21,10 @@ const SPACING: f64 = 0.88;
 /**
  * Along the new tessera's row the share is a little larger for stones of the face and body: the
  * rows lie one size apart, and a row packed at 0.88 cut many of its stones narrower along the row
- * than across it, slips that read as turned 90° against the contour (orientation 15.2° on sample3,
- * 15.8° on the close crop; 14.8° and 15.0° now). The fine stones of the eyes, brows, nose and lips
- * keep 0.88 either way: spaced wider they drew less of the features (descriptor distance 0.51 on
- * sample4).
+ * than across it, slips that read as turned 90° against the contour (the orientation measure rose
+ * on the test photos; the engine README, "Rows"). The fine stones of the eyes, brows, nose and lips
+ * keep 0.88 either way: spaced wider they drew less of the features (the descriptor distance rose
+ * past its limit).
  */
 const ALONG: f64 = 0.95;
 /** Stones from this size (artwork pixels) keep ALONG along their row. */

@@ -12,15 +12,16 @@ import { f32At, f64At, i32At, setF32, setF64 } from './shared/arrays';
  * Rounds of turning and shifting. Each stone settles against its neighbours as they lie at that
  * moment, those before it already settled in this round, one after another as a mosaicist taps
  * them: the rows come into line in half the rounds it took when every stone chose from the round's
- * start and all moved at once (12 rounds then; rectangularity 0.8032–0.8176 now against 0.8018–0.8188,
- * orientation 8.4–14.2° against 8.2–13.5°, 6 ms less a render). The stones never come to rest.
+ * start and all moved at once, as square and as well turned (the figures: the engine README,
+ * "Settling"). The stones never come to rest.
  */
 const ROUNDS = 6;
 /**
  * Stones under this size (artwork pixels: the eyes' and mouth's 7.5-px stones) move FINE_SHARE as
  * far, read in the frame they had before the round's turn: they draw the features, and settled
- * like the rest they cost sample 6 its likeness (descriptor distance 0.504–0.528 against the
- * limit of 0.5; 0.422 now). The likeness of sample 6 is a narrow thing either way.
+ * like the rest they cost sample 6 its likeness (its descriptor distance crossed the limit; the
+ * artwork measures in BENCHMARKS.md keep it in view). The likeness of sample 6 is a narrow thing
+ * either way.
  */
 const FINE_BELOW: f64 = 9;
 const FINE_SHARE: f64 = 0.5;

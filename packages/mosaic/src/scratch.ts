@@ -1,9 +1,9 @@
 import { heapBase, memory } from './wasm.js';
 
 /**
- * Per-thread scratch memory. A render works on some 30 MB of typed arrays; allocating them afresh
- * each time costs more in page faults and garbage collection than several whole stages, so they
- * are reused across renders. They live in the engine's WebAssembly memory (`wasm.ts`), where its
+ * Per-thread scratch memory. A render works on tens of megabytes of typed arrays (the engine
+ * README, "Where the time goes"); allocating them afresh each time costs more in page faults and
+ * garbage collection than several whole stages, so they are reused across renders. They live in the engine's WebAssembly memory (`wasm.ts`), where its
  * loops read and write them in place: an array's `byteOffset` is its address there. Renders in one
  * thread are serialised (see `render.ts`), so no two ever hold the same array, and a reused array
  * is never assumed to be zeroed.

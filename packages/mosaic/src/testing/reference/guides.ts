@@ -131,7 +131,7 @@ export function addEdges(g: Guides, gradient: Gradient, mask: Float32Array, outl
 /**
  * Nearest guide point for every cell: each cell looks at the points its already-visited
  * neighbours found, in a forward and a backward raster pass (a vector distance transform, 4SSED).
- * Squared distances until the end: this runs some 550,000 times per render, so the passes are
+ * Squared distances until the end: this runs for every cell of the grid twice a render, so the passes are
  * written out with locals, and a cell carries only the index of the cell its point was marked in;
  * the point's direction is looked up from that once, at the end.
  */

@@ -14,15 +14,16 @@ import type { Seeds } from '../../seeds.js';
  * Rounds of turning and shifting. Each stone settles against its neighbours as they lie at that
  * moment, those before it already settled in this round, one after another as a mosaicist taps
  * them: the rows come into line in half the rounds it took when every stone chose from the round's
- * start and all moved at once (12 rounds then; rectangularity 0.8032–0.8176 now against 0.8018–0.8188,
- * orientation 8.4–14.2° against 8.2–13.5°, 6 ms less a render). The stones never come to rest.
+ * start and all moved at once, as square and as well turned (the figures: the engine README,
+ * "Settling"). The stones never come to rest.
  */
 const ROUNDS = 6;
 /**
  * Stones under this size (artwork pixels: the eyes' and mouth's 7.5-px stones) move FINE_SHARE as
  * far, read in the frame they had before the round's turn: they draw the features, and settled
- * like the rest they cost sample 6 its likeness (descriptor distance 0.504–0.528 against the
- * limit of 0.5; 0.422 now). The likeness of sample 6 is a narrow thing either way.
+ * like the rest they cost sample 6 its likeness (its descriptor distance crossed the limit; the
+ * artwork measures in BENCHMARKS.md keep it in view). The likeness of sample 6 is a narrow thing
+ * either way.
  */
 const FINE_BELOW = 9;
 const FINE_SHARE = 0.5;
@@ -145,7 +146,7 @@ function settleOne(
   // Per side (+u, −u, +v, −v): the nearest neighbour, the first at its least distance in the frame
   // within reach. The side a neighbour lies on is the axis it is farther along, as in the cut's
   // Chebyshev distance. Chosen by integer arithmetic and indexing rather than branches or
-  // Math.min, which the data would mislead: this loop was half the settling's time.
+  // Math.min, which the data would mislead: this loop is most of the settling's time.
   nearestOf[0] = NEIGHBOURS;
   nearestOf[1] = NEIGHBOURS;
   nearestOf[2] = NEIGHBOURS;
@@ -252,7 +253,7 @@ interface Neighbours {
 /**
  * Each visitor's stone's NEIGHBOURS nearest stones, by centre distance in units of their mean
  * size (within LIST_REACH), found once by buckets: the stones move a fraction of a size while
- * they settle (on the bench photo a quarter of one at the median, under 0.6 for 95 % of them).
+ * they settle, well within the reach the lists are found in.
  * Ties keep the order the buckets are visited in.
  */
 function nearestNeighbours(seeds: Seeds, visitors: Int32Array, width: number, height: number): Neighbours {
