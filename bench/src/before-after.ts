@@ -56,16 +56,12 @@ interface Compared {
 }
 
 /**
- * A render process per side, each on its own engine, asked in turn for a few renders. With `oneCore`,
- * both processes and all their threads (V8's collector, sharp's) are held to the same single core
+ * A render process per side, each on its own engine, asked in turn for a few renders. Both
+ * processes and all their threads (V8's collector, sharp's) are held to the same single core
  * (`taskset`), as the issue's "on one core" asks: work a render hands to helper threads then counts
  * in its wall clock too, as it does when two workers fill both cores.
  */
-async function renderTurns(
-  sides: [Side, Side],
-  photoFile: string,
-  { story, oneCore }: { story: boolean; oneCore: boolean },
-): Promise<Compared> {
+async function renderTurns(sides: [Side, Side], photoFile: string, { story }: { story: boolean }): Promise<Compared> {
   const children: ChildProcess[] = [];
   try {
     for (const side of sides) {
@@ -75,9 +71,8 @@ async function renderTurns(
         [join(side.dir, 'packages/mosaic/src/index.ts'), photoFile],
         {
           cwd: join(side.dir, 'packages/mosaic'),
-          ...(oneCore
-            ? { execPath: TASKSET, execArgv: ['--cpu-list', String(ONE_CORE), process.execPath, ...nodeArgs] }
-            : { execArgv: nodeArgs }),
+          execPath: TASKSET,
+          execArgv: ['--cpu-list', String(ONE_CORE), process.execPath, ...nodeArgs],
           env: { ...process.env, STORY: story ? '1' : '0' },
         },
       );
@@ -134,9 +129,9 @@ async function main() {
     writeFileSync(photoFile, photo);
     const renders: Record<string, Compared> = {};
     try {
-      renders.job = await renderTurns(sides, photoFile, { story: true, oneCore: true });
+      renders.job = await renderTurns(sides, photoFile, { story: true });
       loads.push(loadAverage());
-      renders.post = await renderTurns(sides, photoFile, { story: false, oneCore: true });
+      renders.post = await renderTurns(sides, photoFile, { story: false });
       loads.push(loadAverage());
     } finally {
       rmSync(scratch, { recursive: true, force: true });

@@ -175,3 +175,6 @@ export function fadeBeyondPhotoLoop(
 function lesser(a: f64, b: f64): f64 {
   return a < b ? a : b;
 }
+
+// Read by `src/framing.ts`, so each is defined once.
+export { COVERAGE_FADE as coverageFade, COVERAGE_OFFSET as coverageOffset };

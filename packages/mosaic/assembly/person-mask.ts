@@ -12,6 +12,8 @@ import { hi, joined, lo } from './shared/lanes';
 const PERSON_SURE: f64 = 0.9;
 const BACKGROUND_SURE: f64 = 0.1;
 /** As in `src/person-mask.ts`: the colour evidence's weight against the model's, and its clamp. */
+/** The model's log-odds are clamped here: a model certain of a wall is still only this certain. */
+const MODEL_LOGIT: f64 = 3.5;
 const COLOUR_WEIGHT: f64 = 1.5;
 const COLOUR_LOGIT: f64 = 4;
 /**
@@ -26,7 +28,7 @@ const LEVELS: i32 = 16;
 const BINS: i32 = LEVELS * LEVELS * LEVELS;
 /** The JavaScript's log-odds → probability table: its steps and the range it spans (±). */
 const SIGMOID_STEPS: f64 = 1024;
-const LOGIT_RANGE: f64 = 3.5 + COLOUR_WEIGHT * COLOUR_LOGIT;
+const LOGIT_RANGE: f64 = MODEL_LOGIT + COLOUR_WEIGHT * COLOUR_LOGIT;
 const PERSON_SIDE: u8 = 1;
 const ROOM_SIDE: u8 = 2;
 /** Settledness from which a pixel teaches its side's local colours. */
@@ -389,3 +391,15 @@ function lattice(x: i32, y: i32): f64 {
   h ^= h >>> 13;
   return <f64>(<u32>h) / 4294967296.0;
 }
+
+// Read by `src/person-mask.ts` (and its reference), so each is defined once.
+export {
+  BINS as personBins,
+  COLOUR_LOGIT as personColourLogit,
+  COLOUR_WEIGHT as personColourWeight,
+  LEVELS as personLevels,
+  LOCAL_MAPS as personLocalMaps,
+  LOGIT_RANGE as personLogitRange,
+  MODEL_LOGIT as personModelLogit,
+  SIGMOID_STEPS as personSigmoidSteps,
+};

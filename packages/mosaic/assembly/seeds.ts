@@ -424,3 +424,12 @@ export function seedLayerFinish(
   memory.copy(outline, outlines, <usize>count);
   memory.copy(line, lines, <usize>count);
 }
+
+// Read by `src/seeds.ts` (and its reference), so each is defined once.
+export {
+  ALONG as seedAlong,
+  BINS as seedBins,
+  CANDIDATE as seedCandidate,
+  OUTLINE_SIZE as seedOutlineSize,
+  SPACING as seedSpacing,
+};

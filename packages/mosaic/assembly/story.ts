@@ -259,3 +259,6 @@ function markRow(cells: usize, columns: i32, rows: i32, row: usize, y: i32): voi
     for (let r = r0; r <= r1; r++) store<u8>(cells + <usize>(r * columns + c), 1);
   }
 }
+
+// Read by `src/story.ts`, whose record of changes the loops mark alike.
+export { CELL_BITS as storyCellBits, LOOK as storyLook };

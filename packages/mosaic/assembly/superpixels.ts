@@ -375,3 +375,6 @@ export function splitLab(lab: usize, count: i32, ls: usize, as: usize, bs: usize
     store<f32>(bs + field, load<f32>(o, 8));
   }
 }
+
+// Read by `src/superpixels.ts`, which packs the centres for the loops.
+export { CENTRE_STRIDE as centreStride };

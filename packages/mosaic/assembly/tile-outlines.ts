@@ -1,3 +1,4 @@
+import { NO_TILE } from './shared/labels';
 import { roundHalfUp } from './shared/round';
 
 /**
@@ -6,8 +7,6 @@ import { roundHalfUp } from './shared/round';
  * in the order the JavaScript reference computes it, so both write the same bits.
  */
 
-/** The label of a pixel no tile holds (`NO_TILE` in `src/refine.ts`). */
-const NO_TILE: i32 = 0xffff;
 /**
  * Doubles per tile in the frame array: the four directions' x, then their y, then |y|, each as two
  * pairs (directions 0 and 1, then 2 and 3), so one run updates a tile with four pair operations.
@@ -270,3 +269,6 @@ function octagon(f: usize, e: usize, out: usize): i32 {
   }
   return n;
 }
+
+// Read by `src/tile-outlines.ts`, which lays the frame out for the loop.
+export { FRAME_STRIDE as outlineFrameStride };

@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import { loadModels, render } from '../src/index.js';
 import { LAYOUT } from '../src/layout.js';
 import { renderDetailed } from '../src/render.js';
+import { scratchBytes } from '../src/scratch.js';
 import { reducedLuma, toRgb } from '../src/testing/images.js';
 import { PORTRAIT_NAMES, portrait } from '../src/testing/photos.js';
 import { ssim } from '../src/testing/ssim.js';
@@ -308,7 +309,8 @@ const lines = [
     `median ${kb(median(planSizes))}, largest ${kb(Math.max(...planSizes))} (target ≤ 150 KB).`,
   `- Model load (once per worker thread, \`loadModels()\`): ${ms(modelLoad)}.`,
   `- Memory: peak RSS of this process (models, one render at a time) ${peakRss.toFixed(0)} MB; a process with one worker thread ` +
-    `${oneWorker.toFixed(0)} MB, with two ${twoWorkers.toFixed(0)} MB (medians of ${MEMORY_RUNS} processes), so about **${(twoWorkers - oneWorker).toFixed(0)} MB per worker** (target ≤ 400 MB).`,
+    `${oneWorker.toFixed(0)} MB, with two ${twoWorkers.toFixed(0)} MB (medians of ${MEMORY_RUNS} processes), so about **${(twoWorkers - oneWorker).toFixed(0)} MB per worker** (target ≤ 400 MB). ` +
+    `Of a thread's, its working arrays in the engine's WebAssembly memory (kept for the next render): ${(scratchBytes() / 2 ** 20).toFixed(0)} MB after these renders.`,
   `- Floor, plain decode → resize → encode of the same photo to 1080×1350: median ${ms(floorMedian)}; ` +
     `the render takes **${(median(total) / floorMedian).toFixed(1)}×** the floor (target ≤ 5× on one core).`,
   `- Garbage collection during the timed renders: ${gc.minor.toFixed(2)} scavenges and ${gc.major.toFixed(2)} full collections a render, ` +

@@ -1,15 +1,14 @@
 import { check } from './checks.js';
-import { addressOf, scratch } from './scratch.js';
-import { memory, wasmFunction } from './wasm.js';
+import { addressOf, engineTable, writeThrough } from './scratch.js';
+import { wasmFunction } from './wasm.js';
 
 /** sRGB ↔ CIELAB (D65), with a lookup table for the sRGB transfer curve since it runs per pixel. */
 
 /** The tables live in the engine's memory, where its conversion loop reads them. */
-export const LINEAR = scratch('srgb-linear', Float32Array, 256);
-for (let i = 0; i < 256; i++) {
+export const LINEAR = engineTable('srgb-linear', 256, (i) => {
   const c = i / 255;
-  LINEAR[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-}
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
 
 const EPSILON = 216 / 24389;
 const KAPPA = 24389 / 27;
@@ -19,8 +18,7 @@ function exactF(t: number): number {
 /** CIELAB's f() tabulated on [0, 1.1] and interpolated: cube roots dominate otherwise. */
 export const F_STEPS = 4096;
 export const F_RANGE = 1.1;
-export const F_TABLE = scratch('cielab-f', Float32Array, F_STEPS + 2);
-for (let i = 0; i < F_TABLE.length; i++) F_TABLE[i] = exactF((i / F_STEPS) * F_RANGE);
+export const F_TABLE = engineTable('cielab-f', F_STEPS + 2, (i) => exactF((i / F_STEPS) * F_RANGE));
 
 const labLoop =
   wasmFunction<(rgb: number, pixels: number, lab: number, linear: number, fTable: number, scale: number) => void>(
@@ -33,18 +31,9 @@ const labLoop =
  */
 export function imageToLab(rgb: Uint8Array, lab = new Float32Array(rgb.length)): Float32Array {
   const pixels = Math.floor(rgb.length / 3);
-  const inPlace = lab.buffer === memory.buffer;
-  const out = inPlace ? lab : scratch('lab-output', Float32Array, pixels * 3);
-  labLoop(
-    addressOf(rgb, 'lab-input'),
-    pixels,
-    out.byteOffset,
-    LINEAR.byteOffset,
-    F_TABLE.byteOffset,
-    F_STEPS / F_RANGE,
+  return writeThrough(lab, 'lab-output', (out) =>
+    labLoop(addressOf(rgb, 'lab-input'), pixels, out, LINEAR.byteOffset, F_TABLE.byteOffset, F_STEPS / F_RANGE),
   );
-  if (!inPlace) lab.set(out);
-  return lab;
 }
 
 /** Parses `#rrggbb`. */

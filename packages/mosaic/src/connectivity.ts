@@ -1,7 +1,7 @@
 import { type Window, wholeImage } from './geometry.js';
-import { addressOf, scratch } from './scratch.js';
+import { addressOf, scratch, updateThrough } from './scratch.js';
 import type { Seeds } from './seeds.js';
-import { memory, wasmFunction } from './wasm.js';
+import { wasmFunction } from './wasm.js';
 
 const connectLoop =
   wasmFunction<
@@ -44,24 +44,24 @@ export function enforceConnectivity(
   // pages the runs never reach are never touched.
   const n = (right - left) * (bottom - top);
   const origin = scratch('tile-origin', Int32Array, n);
-  const address = addressOf(labels, 'connectivity-labels');
-  const count = connectLoop(
-    address,
-    width,
-    left,
-    top,
-    right,
-    bottom,
-    addressOf(seeds.size, 'seed-size'),
-    scratch('run-start', Int32Array, n).byteOffset,
-    scratch('run-end', Int32Array, n).byteOffset,
-    scratch('run-parent', Int32Array, n).byteOffset,
-    scratch('run-size', Int32Array, n).byteOffset,
-    scratch('run-tile', Int32Array, n).byteOffset,
-    origin.byteOffset,
-  );
-  // Labels made outside the engine's memory were relabelled in their copy there.
-  if (labels.buffer !== memory.buffer) labels.set(new Int32Array(memory.buffer, address, labels.length));
+  let count = 0;
+  updateThrough(labels, 'connectivity-labels', (address) => {
+    count = connectLoop(
+      address,
+      width,
+      left,
+      top,
+      right,
+      bottom,
+      addressOf(seeds.size, 'seed-size'),
+      scratch('run-start', Int32Array, n).byteOffset,
+      scratch('run-end', Int32Array, n).byteOffset,
+      scratch('run-parent', Int32Array, n).byteOffset,
+      scratch('run-size', Int32Array, n).byteOffset,
+      scratch('run-tile', Int32Array, n).byteOffset,
+      origin.byteOffset,
+    );
+  });
   // The tiles keep their seeds beyond the scratch arrays' next use.
   return { labels, origin: origin.slice(0, count), count };
 }

@@ -1,6 +1,6 @@
 import type { RgbImage } from './decode.js';
-import { addressOf, scratch } from './scratch.js';
-import { memory, wasmFunction } from './wasm.js';
+import { addressOf, writeThrough } from './scratch.js';
+import { wasmFunction } from './wasm.js';
 
 /**
  * The arithmetic around the face networks (BlazeFace, FaceMesh), as MediaPipe and Human do it:
@@ -229,14 +229,11 @@ function sampleAffine(
 ): Float32Array {
   const k = readsPerSide({ ox, oy, ux, uy, vx, vy });
   const weight = scale / (k * k);
-  // The image comes from the decoder or the warp (outside the engine's memory) and is copied in; an
-  // `out` of the caller's own is written through a scratch copy.
-  const inPlace = out.buffer === memory.buffer;
-  const target = inPlace ? out : scratch('sample-out', Float32Array, outWidth * outHeight * 3);
+  // The image comes from the decoder or the warp (outside the engine's memory) and is copied in.
   const image = addressOf(data, 'sample-image');
-  sampleLoop(image, width, height, outWidth, outHeight, target.byteOffset, weight, offset, ox, oy, ux, uy, vx, vy, k);
-  if (!inPlace) out.set(target);
-  return out;
+  return writeThrough(out, 'sample-out', (target) =>
+    sampleLoop(image, width, height, outWidth, outHeight, target, weight, offset, ox, oy, ux, uy, vx, vy, k),
+  );
 }
 
 /**

@@ -3,8 +3,8 @@ import type { FaceGeometry } from './face.js';
 import type { Point } from './geometry.js';
 import { LAYOUT } from './layout.js';
 import { resizeRgb } from './resample.js';
-import { addressOf, scratch } from './scratch.js';
-import { memory, wasmFunction } from './wasm.js';
+import { addressOf, updateThrough, writeThrough } from './scratch.js';
+import { wasmConstant, wasmFunction } from './wasm.js';
 
 type Pointer = number;
 
@@ -159,25 +159,23 @@ export async function warpToArtwork(
   const width = Math.round(LAYOUT.width / reduction);
   const height = Math.round(LAYOUT.height / reduction);
   const inv = 1 / scale;
-  // The photo comes from the decoder (outside the engine's memory) and is copied in; an `out` of
-  // the caller's own is written through a scratch copy.
-  const inPlace = out.buffer === memory.buffer;
-  const target = inPlace ? out : scratch('warp-out', Uint8Array, width * height * 3);
-  warpLoop(
-    addressOf(source.data, 'warp-photo'),
-    source.width,
-    source.height,
-    target.byteOffset,
-    width,
-    height,
-    framing.target.x / reduction,
-    framing.target.y / reduction,
-    framing.cos * inv,
-    framing.sin * inv,
-    framing.source.x * factor,
-    framing.source.y * factor,
+  // The photo comes from the decoder (outside the engine's memory) and is copied in.
+  writeThrough(out, 'warp-out', (target) =>
+    warpLoop(
+      addressOf(source.data, 'warp-photo'),
+      source.width,
+      source.height,
+      target,
+      width,
+      height,
+      framing.target.x / reduction,
+      framing.target.y / reduction,
+      framing.cos * inv,
+      framing.sin * inv,
+      framing.source.x * factor,
+      framing.source.y * factor,
+    ),
   );
-  if (!inPlace) out.set(target);
   return { data: out, width, height };
 }
 
@@ -207,9 +205,9 @@ export async function warpSource(
 }
 
 /** The person weight is 0 up to this many artwork pixels inside the photo's edge… */
-export const COVERAGE_OFFSET = -6;
+export const COVERAGE_OFFSET = wasmConstant('coverageOffset');
 /** …and reaches 1 this many pixels further in (half-way at 18 px inside the edge). */
-export const COVERAGE_FADE = 48;
+export const COVERAGE_FADE = wasmConstant('coverageFade');
 
 /**
  * Whether the photo reaches past every canvas edge by more than the fade, so that photoCoverage
@@ -256,25 +254,21 @@ export function fadeBeyondPhoto(
   height: number,
   reduction: number,
 ): Float32Array {
-  // A map of the caller's own, outside the engine's memory, is worked on in a scratch copy.
-  const inPlace = map.buffer === memory.buffer;
-  const target = inPlace ? map : scratch('coverage-map', Float32Array, map.length);
-  if (!inPlace) target.set(map);
   // Photo pixels per output pixel along x; distances go back to artwork pixels with `scale`.
-  fadeLoop(
-    target.byteOffset,
-    Math.round(LAYOUT.width / reduction),
-    Math.round(LAYOUT.height / reduction),
-    framing.target.x / reduction,
-    framing.target.y / reduction,
-    (framing.cos * reduction) / framing.scale,
-    (framing.sin * reduction) / framing.scale,
-    framing.source.x,
-    framing.source.y,
-    width,
-    height,
-    framing.scale,
+  return updateThrough(map, 'coverage-map', (target) =>
+    fadeLoop(
+      target,
+      Math.round(LAYOUT.width / reduction),
+      Math.round(LAYOUT.height / reduction),
+      framing.target.x / reduction,
+      framing.target.y / reduction,
+      (framing.cos * reduction) / framing.scale,
+      (framing.sin * reduction) / framing.scale,
+      framing.source.x,
+      framing.source.y,
+      width,
+      height,
+      framing.scale,
+    ),
   );
-  if (!inPlace) map.set(target);
-  return map;
 }

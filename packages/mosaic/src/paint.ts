@@ -2,9 +2,9 @@ import { nearestColour, type Palette, parseHex } from './colour.js';
 import type { Point, Window } from './geometry.js';
 import { LAYOUT } from './layout.js';
 import { patternIndex } from './pattern.js';
-import { addressOf, scratch } from './scratch.js';
+import { addressOf, scratch, updateThrough } from './scratch.js';
 import type { Tiles } from './superpixels.js';
-import { memory, wasmFunction } from './wasm.js';
+import { wasmFunction } from './wasm.js';
 
 export interface PaintStyle {
   portrait: Palette;
@@ -387,7 +387,7 @@ export function drawTiles(
  * whichever part draws it: it depends on its tile and the labels around it only. Row by row, in runs
  * of one tile, each pixel is a joint where the tile ends to its right or below (for a wide tile also
  * to its left or above), else the tile's colour under its light, its bevel and its sheen
- * (`assembly/paint.ts`). Both arrays live in the engine's memory (scratch arrays).
+ * (`assembly/paint.ts`).
  */
 export function drawTilesIn(
   labels: Uint16Array,
@@ -410,22 +410,19 @@ export function drawTilesIn(
     bounds[k * PART_NUMBERS + 2] = right;
     bounds[k * PART_NUMBERS + 3] = bottom;
   }
-  drawTileParts(
-    addressOf(labels, 'tile-labels'),
-    width,
-    packedLook(look),
-    bounds.byteOffset,
-    parts.length,
-    writable(out),
-    lightRow,
-    SHEEN_X,
-    SHEEN_Y,
-    SHEEN_R2,
+  // Pixels outside the parts keep what `out` held: an `out` of the caller's own is copied in and back.
+  updateThrough(out, 'tile-out', (address) =>
+    drawTileParts(
+      addressOf(labels, 'tile-labels'),
+      width,
+      packedLook(look),
+      bounds.byteOffset,
+      parts.length,
+      address,
+      lightRow,
+      SHEEN_X,
+      SHEEN_Y,
+      SHEEN_R2,
+    ),
   );
-}
-
-/** `out`'s address in the engine's memory, where the loop writes it in place. */
-function writable(out: Uint8Array): number {
-  if (out.buffer !== memory.buffer) throw new Error('tiles are drawn only into a scratch array');
-  return out.byteOffset;
 }

@@ -2,8 +2,8 @@ import type { RgbImage } from './decode.js';
 import { type Framing, fillsCanvas, photoCoverage } from './framing.js';
 import type { Landmarks } from './landmarks.js';
 import { upsampleMask } from './resample.js';
-import { addressOf, scratch } from './scratch.js';
-import { wasmFunction } from './wasm.js';
+import { addressOf, engineTable, scratch } from './scratch.js';
+import { wasmConstant, wasmFunction } from './wasm.js';
 
 /**
  * Where the visitor is, as a person probability (0–1) on the framed photo at half the artwork's
@@ -41,14 +41,14 @@ export interface ModelMask {
  * `assembly/person-mask.ts`, which compiles to the loops in `engine.wasm`.
  */
 /** The model's log-odds are clamped here: a model certain of a wall is still only this certain. */
-const MODEL_LOGIT = 3.5;
+const MODEL_LOGIT = wasmConstant('personModelLogit');
 /**
  * Weight of the colour evidence against the model's. The strongest evidence (COLOUR_LOGIT: a
  * colour the room is full of and the visitor shows nowhere else) outweighs a certain model.
  */
-export const COLOUR_WEIGHT = 1.5;
+export const COLOUR_WEIGHT = wasmConstant('personColourWeight');
 /** Colour log-odds are clamped: an unseen colour is no proof of anything. */
-export const COLOUR_LOGIT = 4;
+export const COLOUR_LOGIT = wasmConstant('personColourLogit');
 /**
  * Where the model is unsure (the rim, hair), colour evidence is taken per quarter-resolution pixel
  * (the mean of 2×2 half-resolution pixels); where it is sure, averaged over FAR of them (about 25
@@ -59,19 +59,21 @@ export const FAR = 6;
 /** Half-width (quarter-resolution pixels, 16 artwork pixels) of the rim around a first reading's boundary. */
 export const SETTLED = 4;
 /** RGB quantised to 4 bits a channel: 4,096 bins, each about 5–8 ΔE wide. */
-export const LEVELS = 16;
-export const BINS = LEVELS * LEVELS * LEVELS;
+export const LEVELS = wasmConstant('personLevels');
+export const BINS = wasmConstant('personBins');
 /** Artwork pixels per quarter-resolution pixel. */
 export const QUARTER = 4;
 /** Log-odds → probability, tabulated over ±LOGIT_RANGE. */
-export const LOGIT_RANGE = MODEL_LOGIT + COLOUR_WEIGHT * COLOUR_LOGIT;
-export const SIGMOID_STEPS = 1024;
-export const SIGMOID = Float32Array.from(
-  { length: SIGMOID_STEPS + 1 },
-  (_, k) => 1 / (1 + Math.exp(-((k / SIGMOID_STEPS) * 2 - 1) * LOGIT_RANGE)),
+export const LOGIT_RANGE = wasmConstant('personLogitRange');
+export const SIGMOID_STEPS = wasmConstant('personSigmoidSteps');
+/** The tables live in the engine's memory, where its loops read them. */
+export const SIGMOID = engineTable(
+  'person-sigmoid',
+  SIGMOID_STEPS + 1,
+  (k) => 1 / (1 + Math.exp(-((k / SIGMOID_STEPS) * 2 - 1) * LOGIT_RANGE)),
 );
 /** Model probability (in 1/1024 steps) → clamped log-odds. */
-export const MODEL_LOGITS = Float32Array.from({ length: SIGMOID_STEPS + 1 }, (_, k) => {
+export const MODEL_LOGITS = engineTable('person-model-logits', SIGMOID_STEPS + 1, (k) => {
   const p = k / SIGMOID_STEPS;
   return clamp(Math.log((p + 1e-3) / (1 - p + 1e-3)), MODEL_LOGIT);
 });
@@ -205,8 +207,8 @@ export function personProbability(source: PersonSource, model: ModelMask): Float
     far.byteOffset,
     face.byteOffset,
     n,
-    addressOf(MODEL_LOGITS, 'person-model-logits'),
-    addressOf(SIGMOID, 'person-sigmoid'),
+    MODEL_LOGITS.byteOffset,
+    SIGMOID.byteOffset,
     decided.byteOffset,
   );
   fray(decided, face, width, height, hairline(landmarks.outline) / QUARTER);
@@ -291,7 +293,7 @@ function settledness(
     face.byteOffset,
     far.byteOffset,
     n,
-    addressOf(MODEL_LOGITS, 'person-model-logits'),
+    MODEL_LOGITS.byteOffset,
     settled.byteOffset,
     first.byteOffset,
   );
@@ -303,7 +305,7 @@ function settledness(
 /** Eighth-resolution pixels over which the rim's neighbours on either side are averaged (40 px). */
 export const LOCAL = 5;
 /** The visitor's r, g, b and count, then the room's: the maps of local colour sums. */
-const LOCAL_MAPS = 8;
+const LOCAL_MAPS = wasmConstant('personLocalMaps');
 
 /**
  * On the rim, colours seen on neither side decide nothing by the histograms: the blur of hair or

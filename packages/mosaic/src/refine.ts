@@ -1,10 +1,10 @@
 import { type Window, wholeImage } from './geometry.js';
 import { addressOf, scratch } from './scratch.js';
 import { type Centres, CORNER, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
-import { wasmFunction } from './wasm.js';
+import { wasmConstant, wasmFunction } from './wasm.js';
 
-/** The label of artwork pixels outside the part cut into tiles. */
-export const NO_TILE = 0xffff;
+/** The label of artwork pixels outside the part cut into tiles: the largest 16-bit label (`assembly/shared/labels.ts`). */
+export const NO_TILE = wasmConstant('noTile');
 
 /**
  * Doubles per tile in the packed centres: x, y, person share, row cos and sin / size, and room to

@@ -1,8 +1,8 @@
 import { UPLOAD_LIMITS } from '@selfie-mosaic/contract';
 import sharp from 'sharp';
 import type { RgbImage } from './decode.js';
-import { addressOf, scratch } from './scratch.js';
-import { memory, wasmFunction } from './wasm.js';
+import { addressOf, scratch, writeThrough } from './scratch.js';
+import { wasmFunction } from './wasm.js';
 
 /** Resizes an RGB image with sharp (Lanczos), for the detector's and segmenter's small inputs. */
 export async function resizeRgb(image: RgbImage, width: number, height: number): Promise<RgbImage> {
@@ -32,12 +32,9 @@ export function upsampleMask(
   height: number,
   out = new Float32Array(width * height),
 ): Float32Array {
-  // The model's mask comes from outside the engine's memory and is copied in; an `out` of the
-  // caller's own is written through a scratch copy.
-  const inPlace = out.buffer === memory.buffer;
-  const target = inPlace ? out : scratch('upsampled-mask', Float32Array, width * height);
+  // The model's mask comes from outside the engine's memory and is copied in.
   const columns = scratch('upsample-columns', Uint8Array, width * COLUMN_BYTES);
-  upsampleLoop(addressOf(mask, 'upsample-input'), mw, mh, width, height, target.byteOffset, columns.byteOffset);
-  if (!inPlace) out.set(target);
-  return out;
+  return writeThrough(out, 'upsampled-mask', (target) =>
+    upsampleLoop(addressOf(mask, 'upsample-input'), mw, mh, width, height, target, columns.byteOffset),
+  );
 }

@@ -56,6 +56,47 @@ export function addressOf(array: TypedArray, key: string): number {
   return copy.byteOffset;
 }
 
+/**
+ * A table of constants the engine's loops read, `length` values of `value`, made once per thread
+ * in the scratch array `key` (no other array may use that key).
+ */
+export function engineTable(key: string, length: number, value: (index: number) => number): Float32Array {
+  const table = scratch(key, Float32Array, length);
+  for (let i = 0; i < length; i++) table[i] = value(i);
+  return table;
+}
+
+/**
+ * Copies what a loop wrote at `address` back into `array` when `array` lies outside the engine's
+ * memory (`address` is then its copy's, from `addressOf`); a scratch array was written in place.
+ */
+export function copyBack(array: TypedArray, address: number): void {
+  if (array.buffer === memory.buffer) return;
+  new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(
+    new Uint8Array(memory.buffer, address, array.byteLength),
+  );
+}
+
+/**
+ * Runs `loop` on the address of `out`, an array it only writes, and returns `out`: in place when
+ * `out` is a scratch array, else through the scratch array `key`, copied into `out` after (an
+ * output a caller or a test made itself).
+ */
+export function writeThrough<T extends TypedArray>(out: T, key: string, loop: (address: number) => void): T {
+  const address = out.buffer === memory.buffer ? out.byteOffset : scratch(key, Uint8Array, out.byteLength).byteOffset;
+  loop(address);
+  copyBack(out, address);
+  return out;
+}
+
+/** `writeThrough` for an array the loop reads as well as writes: its copy is filled from it first. */
+export function updateThrough<T extends TypedArray>(array: T, key: string, loop: (address: number) => void): T {
+  const address = addressOf(array, key);
+  loop(address);
+  copyBack(array, address);
+  return array;
+}
+
 /** Bytes of the engine's memory the working arrays have claimed so far. */
 export function scratchBytes(): number {
   return end - heapBase;

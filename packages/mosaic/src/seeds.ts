@@ -4,7 +4,7 @@ import type { Guides } from './guides.js';
 import { forEachRingPlace } from './pattern.js';
 import { addressOf, scratch } from './scratch.js';
 import { settleStones } from './settle.js';
-import { wasmFunction } from './wasm.js';
+import { wasmConstant, wasmFunction } from './wasm.js';
 
 /**
  * Where tesserae start: x, y in artwork pixels, the intended tile size, role and the direction
@@ -30,15 +30,15 @@ export interface Seeds {
 }
 
 /** Size of the background row that outlines the figure (artwork pixels). */
-export const OUTLINE_SIZE = 15;
+export const OUTLINE_SIZE = wasmConstant('seedOutlineSize');
 /** Two tesserae keep their centres at least this share of their mean size apart (see the index's loops). */
-export const SPACING = 0.88;
+export const SPACING = wasmConstant('seedSpacing');
 /** The share along a ring stone's row (see the index's loops). */
-export const ALONG = 0.95;
+export const ALONG = wasmConstant('seedAlong');
 /** Bins of the row places' order (1 px of distance from the guide line each), and one more. */
-const BINS = 1026;
+const BINS = wasmConstant('seedBins');
 /** Numbers per row place: priority, x, y, size, row direction. */
-const CANDIDATE = 6;
+const CANDIDATE = wasmConstant('seedCandidate');
 
 /**
  * The laying runs in the engine's WebAssembly (`assembly/seeds.ts`), on an index of the stones

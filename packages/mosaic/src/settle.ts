@@ -1,6 +1,6 @@
-import { addressOf, scratch } from './scratch.js';
+import { addressOf, copyBack, scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
-import { memory, wasmFunction } from './wasm.js';
+import { wasmFunction } from './wasm.js';
 
 /**
  * The visitor's stones settled after they are laid, as a mosaicist taps a row into line: each
@@ -60,9 +60,4 @@ export function settleStones(seeds: Seeds, width: number, height: number): void 
   copyBack(y, at.y);
   copyBack(cos, at.cos);
   copyBack(sin, at.sin);
-}
-
-/** Copies the settled values back into `array` when it is not itself in the engine's memory. */
-function copyBack(array: Float32Array, address: number): void {
-  if (array.buffer !== memory.buffer) array.set(new Float32Array(memory.buffer, address, array.length));
 }

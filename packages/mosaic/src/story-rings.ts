@@ -3,8 +3,8 @@ import type { Point } from './geometry.js';
 import { LAYOUT, STORY_LAYOUT } from './layout.js';
 import { forEachRingPlace } from './pattern.js';
 import { NO_TILE } from './refine.js';
-import { addressOf, scratch } from './scratch.js';
-import { memory, wasmFunction } from './wasm.js';
+import { addressOf, copyBack, scratch } from './scratch.js';
+import { wasmFunction } from './wasm.js';
 
 /**
  * The story's own background stones: on the 4:5's concentric rings around the face (the same
@@ -102,14 +102,14 @@ export const CHIP = 0.2;
  * distance buffer holds each claimed pixel's nearest so far). `free` is how many free pixels the
  * field has: should a square miss any, the nearest seed around takes them. Then the chips join
  * their neighbours (`CHIP`). Runs in the engine's WebAssembly (`assembly/story-rings.ts`) on
- * `labels` in place: they must be a scratch array. Seed `s` must be tile `first + s`, as
+ * `labels` in place. Seed `s` must be tile `first + s`, as
  * `ringSeeds` numbers them.
  */
 export function assignNearest(labels: Uint16Array, field: Field, seeds: RingSeed[], first: number, free: number): void {
   const { width, offset } = STORY_LAYOUT;
   const { from, to, left, right } = field;
   const count = seeds.length;
-  const at = inPlace(labels);
+  const at = addressOf(labels, 'story-labels-input');
   const packed = packSeeds(seeds);
   const mixed = addressOf(field.mixed, 'story-mixed-input');
   const distance = scratch('story-distance', Float32Array, (right - left) * (to - from)).byteOffset;
@@ -178,6 +178,7 @@ export function assignNearest(labels: Uint16Array, field: Field, seeds: RingSeed
     votes,
     order,
   );
+  copyBack(labels, at);
 }
 
 /**
@@ -199,12 +200,6 @@ function packSeeds(seeds: RingSeed[]): number {
     packed[i + 3] = sin;
   }
   return packed.byteOffset;
-}
-
-/** The address of an array the WebAssembly writes in place, which must lie in its memory. */
-function inPlace(labels: Uint16Array): number {
-  if (labels.buffer !== memory.buffer) throw new Error("the story's labels must be a scratch array");
-  return labels.byteOffset;
 }
 
 /** The story's canvas width and offset, then the field's rows and columns. */

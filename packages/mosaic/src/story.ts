@@ -19,7 +19,7 @@ import {
   STORY_RINGS,
 } from './story-rings.js';
 import type { Tiles } from './superpixels.js';
-import { wasmFunction } from './wasm.js';
+import { wasmConstant, wasmFunction } from './wasm.js';
 
 /**
  * The 9:16 story version of a painted 4:5 artwork, as one composition: a single window, the 4:5's
@@ -69,10 +69,10 @@ export interface PaintedStory {
  */
 const OUTLINE_CONTACT = 4;
 /** Cells of the record of where the story's labels differ from the 4:5's (pixels; a power of two). */
-export const CELL = 8;
-export const CELL_BITS = 3;
+export const CELL_BITS = wasmConstant('storyCellBits');
+export const CELL = 1 << CELL_BITS;
 /** A drawn pixel looks this far around it (joints and bevels). */
-export const LOOK = 2;
+export const LOOK = wasmConstant('storyLook');
 
 export function paintStory({ tiles, look, painted, style, centre, face, frame, random }: StoryInput): PaintedStory {
   const { width, height, offset } = STORY_LAYOUT;

@@ -5,7 +5,7 @@ import { NO_TILE, refineToFull } from './refine.js';
 import { addressOf, scratch } from './scratch.js';
 import type { Seeds } from './seeds.js';
 import { BROAD_FROM, type Centres, CORNER, colourWeight, MASK_WEIGHT, type WorkingImage } from './slic-metric.js';
-import { wasmFunction } from './wasm.js';
+import { wasmConstant, wasmFunction } from './wasm.js';
 
 export { NO_TILE } from './refine.js';
 export type { WorkingImage } from './slic-metric.js';
@@ -197,7 +197,7 @@ export function quarterOf(
 }
 
 /** Floats per seed in the packed centres: x, y, L, a, b, person share, colour weight, cos, sin, 1 / size. */
-const CENTRE_STRIDE = 10;
+const CENTRE_STRIDE = wasmConstant('centreStride');
 
 const seedCentresLoop =
   wasmFunction<

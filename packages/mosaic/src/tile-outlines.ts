@@ -1,6 +1,6 @@
 import type { Window } from './geometry.js';
 import { addressOf, scratch } from './scratch.js';
-import { wasmFunction } from './wasm.js';
+import { wasmConstant, wasmFunction } from './wasm.js';
 
 /**
  * Each tile's outline as a small convex polygon that covers it: its extent along its row, across
@@ -35,9 +35,9 @@ export interface Directions {
 
 /**
  * Doubles per tile of the WebAssembly's frame: its four directions' x and y and the magnitudes of
- * their y (`FRAME_STRIDE` in `assembly/tile-outlines.ts`).
+ * their y (defined in `assembly/tile-outlines.ts`).
  */
-const FRAME_STRIDE = 12;
+const FRAME_STRIDE = wasmConstant('outlineFrameStride');
 /** Doubles of one octagon's corners. */
 const POLYGON = 16;
 /** Bytes of corners a tile may take: eight (dx, dy) pairs. */

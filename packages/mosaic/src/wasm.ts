@@ -40,6 +40,16 @@ const instance = load();
 /** Where the working arrays may begin: past the module's own data and stack. */
 export const heapBase = (instance.exports.heapBase as () => number)();
 
+/**
+ * One of the module's exported constants: a value both the loops and the TypeScript around them
+ * depend on is defined once, beside the loop that needs it at compile time, and read here.
+ */
+export function wasmConstant(name: string): number {
+  const exported = instance.exports[name];
+  if (!(exported instanceof WebAssembly.Global)) throw new Error(`the engine's WebAssembly has no constant ${name}`);
+  return exported.value as number;
+}
+
 /** One of the module's exported loops, typed by its caller. */
 export function wasmFunction<F extends (...args: never[]) => unknown>(name: string): F {
   const exported = instance.exports[name];

@@ -10,6 +10,9 @@ declare namespace WebAssembly {
   class Module {
     constructor(bytes: ArrayBufferView | ArrayBuffer);
   }
+  class Global {
+    readonly value: unknown;
+  }
   class Instance {
     constructor(module: Module, imports?: Record<string, Record<string, unknown>>);
     readonly exports: Record<string, unknown>;

@@ -5,7 +5,6 @@ import type { PaintStyle } from '../../paint.js';
 import { patternIndex } from '../../pattern.js';
 import { PLAQUE_OPAQUE, type Plaque } from '../../plaque.js';
 import { NO_TILE } from '../../refine.js';
-import { scratch } from '../../scratch.js';
 import {
   CELL,
   CELL_BITS,
@@ -61,8 +60,7 @@ export function paintStory({ tiles, look, painted, style, centre, face, frame, r
   const colours = newColours(labels, field, changes, tiles, keep, seeds, style, centre);
   const storyLook = extendLook(look, seeds, colours, style, random);
   if (frame.plaque) relabel(labels, frame.plaque, PLAQUE, plaqueTile);
-  // Drawn in the engine's memory, as `drawTilesIn` needs, apart from the story's own.
-  const out = scratch('reference-story-painted', Uint8Array, width * height * 3);
+  const out = new Uint8Array(width * height * 3);
   drawChanged(labels, storyLook, window, changes, painted, out);
   if (frame.plaque) relabel(labels, frame.plaque, plaqueTile, NO_TILE);
   clearBeyond(labels, field, window);
